@@ -1,0 +1,123 @@
+"""Cards as integers 0..51, with strings only at the boundary.
+
+A card is ``4 * rank + suit`` with rank 0..12 for 2..A and suit 0..3 for clubs, diamonds,
+hearts, spades (the encoding of phevaluator and OMPEval, so that ``card // 4`` is the rank).
+
+>>> parse_cards("AsKd")
+(51, 45)
+>>> format_cards((51, 45))
+'AsKd'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from enum import IntEnum
+
+DECK_SIZE = 52
+RANK_CHARS = "23456789TJQKA"
+SUIT_CHARS = "cdhs"
+
+
+class Rank(IntEnum):
+    """Card rank, 2 (lowest) to ace (highest)."""
+
+    TWO = 0
+    THREE = 1
+    FOUR = 2
+    FIVE = 3
+    SIX = 4
+    SEVEN = 5
+    EIGHT = 6
+    NINE = 7
+    TEN = 8
+    JACK = 9
+    QUEEN = 10
+    KING = 11
+    ACE = 12
+
+
+class Suit(IntEnum):
+    """Card suit."""
+
+    CLUBS = 0
+    DIAMONDS = 1
+    HEARTS = 2
+    SPADES = 3
+
+
+def make_card(rank: Rank | int, suit: Suit | int) -> int:
+    """Return the card id of ``rank`` and ``suit``."""
+    if not 0 <= rank < 13 or not 0 <= suit < 4:
+        raise ValueError(f"no card with rank {rank} and suit {suit}")
+    return 4 * int(rank) + int(suit)
+
+
+def rank_of(card: int) -> Rank:
+    """Rank of a card id."""
+    return Rank(card >> 2)
+
+
+def suit_of(card: int) -> Suit:
+    """Suit of a card id."""
+    return Suit(card & 3)
+
+
+def parse_card(text: str) -> int:
+    """Parse one card such as ``"As"`` or ``"td"`` (rank case-insensitive, suit lower or upper).
+
+    >>> parse_card("2c"), parse_card("Ah")
+    (0, 50)
+    """
+    if len(text) != 2:
+        raise ValueError(f"a card is two characters (rank, suit), got {text!r}")
+    rank = RANK_CHARS.find(text[0].upper())
+    suit = SUIT_CHARS.find(text[1].lower())
+    if rank < 0:
+        raise ValueError(f"unknown rank {text[0]!r} in {text!r}; ranks are {RANK_CHARS}")
+    if suit < 0:
+        raise ValueError(f"unknown suit {text[1]!r} in {text!r}; suits are {SUIT_CHARS}")
+    return 4 * rank + suit
+
+
+def parse_cards(text: str) -> tuple[int, ...]:
+    """Parse cards written together or separated by spaces or commas: ``"AsKd"``, ``"As Kd"``.
+
+    Raises ``ValueError`` on a malformed string or a repeated card.
+
+    >>> parse_cards("Qh 7d, 2h")
+    (42, 21, 2)
+    """
+    compact = "".join(text.replace(",", " ").split())
+    if len(compact) % 2:
+        raise ValueError(f"cards are two characters each, got {text!r}")
+    cards = tuple(parse_card(compact[i : i + 2]) for i in range(0, len(compact), 2))
+    check_distinct(cards)
+    return cards
+
+
+def format_card(card: int) -> str:
+    """Format one card id as two characters.
+
+    >>> format_card(0)
+    '2c'
+    """
+    if not 0 <= card < DECK_SIZE:
+        raise ValueError(f"card ids are 0..51, got {card}")
+    return RANK_CHARS[card >> 2] + SUIT_CHARS[card & 3]
+
+
+def format_cards(cards: Iterable[int], sep: str = "") -> str:
+    """Format card ids as a string such as ``"AsKd"``."""
+    return sep.join(format_card(int(c)) for c in cards)
+
+
+def check_distinct(cards: Iterable[int]) -> None:
+    """Raise ``ValueError`` if a card id is out of range or repeated."""
+    seen: set[int] = set()
+    for card in cards:
+        if not 0 <= card < DECK_SIZE:
+            raise ValueError(f"card ids are 0..51, got {card}")
+        if card in seen:
+            raise ValueError(f"card {format_card(card)} appears twice")
+        seen.add(card)
