@@ -23,8 +23,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from envs.game import Hand  # noqa: E402
-from envs.rules import Rules  # noqa: E402
+from envs.game import Hand
+from envs.rules import Rules
 
 Runner = Callable[[int, int, np.ndarray], None]
 
@@ -36,7 +36,7 @@ def run_ours(num_seats: int, hands: int, choices: np.ndarray) -> None:
     k = 0
     for i in range(hands):
         hand = Hand(rules, rng.permutation(52), button=i % num_seats)
-        while hand._queue:
+        while not hand.is_over:
             legal = hand.legal_actions()
             hand.act(legal[int(choices[k] * len(legal))])
             k += 1
@@ -48,7 +48,7 @@ def run_rlcard(num_seats: int, hands: int, choices: np.ndarray) -> None:
     from rlcard.games.limitholdem.game import LimitHoldemGame
 
     game = LimitHoldemGame(num_players=num_seats)
-    game.np_random = np.random.RandomState(1)  # noqa: NPY002 - RLCard's own API takes one
+    game.np_random = np.random.RandomState(1)
     k = 0
     for _ in range(hands):
         game.init_game()
@@ -71,6 +71,19 @@ def hands_per_cpu_second(runner: Runner, num_seats: int, hands: int, repeats: in
     return statistics.median(rates)
 
 
+def write_section(path: Path, name: str, body: str) -> None:
+    """Replace (or append) the section ``name`` of a results file, keeping the others."""
+    begin, end = f"<!-- {name}:begin -->", f"<!-- {name}:end -->"
+    text = path.read_text() if path.exists() else "# Benchmarks\n"
+    block = f"{begin}\n{body.rstrip()}\n{end}"
+    if begin in text and end in text:
+        head, rest = text.split(begin, 1)
+        text = head + block + rest.split(end, 1)[1]
+    else:
+        text = text.rstrip() + "\n\n" + block + "\n"
+    path.write_text(text)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=20_000)
@@ -83,8 +96,10 @@ def main(argv: list[str] | None = None) -> int:
         ours = hands_per_cpu_second(run_ours, seats, args.hands)
         theirs = hands_per_cpu_second(run_rlcard, seats, args.hands)
         rows.append((label, ours, theirs))
-        print(f"{label}: ours {ours:,.0f} hands/CPU-s, RLCard raw {theirs:,.0f}, "
-              f"ratio {ours / theirs:.2f}")
+        print(
+            f"{label}: ours {ours:,.0f} hands/CPU-s, RLCard raw {theirs:,.0f}, "
+            f"ratio {ours / theirs:.2f}"
+        )
 
     from bench_evaluator import measure_evaluator
 
@@ -93,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.write:
         lines = [
-            "# Benchmarks",
+            "## Rules engine and evaluator (`python benchmarks/bench_engine.py`)",
             "",
             f"Measured {datetime.date.today()} on {platform.machine()} "
             f"({platform.python_implementation()} {platform.python_version()}, "
@@ -117,9 +132,11 @@ def main(argv: list[str] | None = None) -> int:
             "| measure | value |",
             "|---|---:|",
         ]
-        lines += [f"| {k} | {v:,.3f} |" if v < 100 else f"| {k} | {v:,.0f} |" for k, v in ev.items()]
+        lines += [
+            f"| {k} | {v:,.3f} |" if v < 100 else f"| {k} | {v:,.0f} |" for k, v in ev.items()
+        ]
         lines += ["", "Target: at least 30 million batched 7-card evaluations per second.", ""]
-        args.write.write_text("\n".join(lines))
+        write_section(args.write, "engine", "\n".join(lines))
     return 0
 
 

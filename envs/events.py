@@ -69,4 +69,13 @@ class HandEnded(NamedTuple):
     payoffs: tuple[int, ...]
 
 
-Event = HoleDealt | BlindPosted | BoardDealt | Acted | BetReturned | ShowedDown | PotAwarded | HandEnded
+Event = (
+    HoleDealt
+    | BlindPosted
+    | BoardDealt
+    | Acted
+    | BetReturned
+    | ShowedDown
+    | PotAwarded
+    | HandEnded
+)

@@ -29,7 +29,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from envs.cards import DECK_SIZE, check_distinct, format_cards
+from envs.acpc import acpc_state
+from envs.cards import DECK_SIZE, check_distinct
 from envs.evaluator import evaluate_one
 from envs.events import (
     Acted,
@@ -43,14 +44,15 @@ from envs.events import (
     ShowedDown,
 )
 from envs.rules import Action, Rules, Street
+from envs.showdown import award_pots
 from envs.view import PlayerView
 
-_ACPC_CHARS = {Action.FOLD: "f", Action.CALL: "c", Action.RAISE: "r"}
 _CALL = (Action.CALL,)
 _CALL_RAISE = (Action.CALL, Action.RAISE)
 _FOLD_CALL = (Action.FOLD, Action.CALL)
 _FOLD_CALL_RAISE = (Action.FOLD, Action.CALL, Action.RAISE)
-_BOARD_SLICES = {Street.FLOP: (0, 3), Street.TURN: (3, 4), Street.RIVER: (4, 5)}
+BOARD_SLICES = {Street.FLOP: (0, 3), Street.TURN: (3, 4), Street.RIVER: (4, 5)}
+"""Which of the five board cards each round deals."""
 
 
 class Hand:
@@ -91,7 +93,7 @@ class Hand:
     def __init__(
         self,
         rules: Rules,
-        deck: Sequence[int],
+        deck: Sequence[int] | np.ndarray,
         *,
         button: int = 0,
         hand_id: int = 0,
@@ -103,8 +105,10 @@ class Hand:
         needed = 2 * n + 5
         if len(deck) < needed:
             raise ValueError(f"a {n}-seat hand needs at least {needed} cards, got {len(deck)}")
-        cards = deck[:needed]
-        cards = tuple(cards.tolist() if isinstance(cards, np.ndarray) else map(int, cards))
+        head = deck[:needed]
+        cards: tuple[int, ...] = tuple(
+            head.tolist() if isinstance(head, np.ndarray) else map(int, head)
+        )
         if len(set(cards)) != needed or min(cards) < 0 or max(cards) >= DECK_SIZE:
             check_distinct(cards)
         if stacks is None:
@@ -130,6 +134,11 @@ class Hand:
         self._events: list[Event] = []  # hole deals are prepended lazily by ``events``
         self._refusal_key = -1
         self._refusal: str | None = None
+        self._max_bet = 0
+        self._full_raise = 0
+        self._short_all_in = 0
+        self._acted: set[int] = set()
+        self._queue: list[int] = []
         if n == 2:
             sb_seat, bb_seat = button, 1 - button
         else:
@@ -375,27 +384,7 @@ class Hand:
 
     def to_acpc(self, names: Sequence[str] | None = None) -> str:
         """The hand as an ACPC ``STATE`` line (positions start left of the button)."""
-        n = self.num_seats
-        order = [(self.button + 1 + p) % n for p in range(n)]
-        rounds: list[str] = [""]
-        street = Street.PREFLOP
-        for event in self._events:
-            if isinstance(event, Acted):
-                while street < event.street:
-                    street = Street(street + 1)
-                    rounds.append("")
-                rounds[-1] += _ACPC_CHARS[event.action]
-        while len(rounds) < 1 + (self._board_len and self._board_len - 2):
-            rounds.append("")
-        cards = "|".join(format_cards(self.hole(s)) for s in order)
-        board = self.board
-        for street in (Street.FLOP, Street.TURN, Street.RIVER):
-            lo, hi = _BOARD_SLICES[street]
-            if len(board) >= hi:
-                cards += "/" + format_cards(board[lo:hi])
-        payoffs = "|".join(str(self._payoffs[s]) for s in order) if self._payoffs else ""
-        players = "|".join(names[s] if names else f"p{s}" for s in order)
-        return f"STATE:{self.hand_id}:{'/'.join(rounds)}:{cards}:{payoffs}:{players}"
+        return acpc_state(self, names)
 
     # ---------------------------------------------------------------- internals
 
@@ -422,7 +411,7 @@ class Hand:
         self._max_bet = max(self.bets)
         self._full_raise = 0
         self._short_all_in = 0
-        self._acted: set[int] = set()
+        self._acted = set()
         live = [self.stacks[s] + self.bets[s] for s in range(n) if not self._folded[s]]
         second = sorted(live)[-2]
         # A seat acts only if it has chips and someone could still contest them (PokerKit's
@@ -457,7 +446,9 @@ class Hand:
             winner = self._folded.index(False)
             self._finish([(self.pot, (winner,))])
             return
-        with_chips = sum(1 for s in range(self.num_seats) if not self._folded[s] and self.stacks[s])
+        with_chips = sum(
+            1 for s in range(self.num_seats) if not self._folded[s] and self.stacks[s]
+        )
         if self.street == Street.RIVER or with_chips <= 1:
             while self.street < Street.RIVER:
                 self._deal_next_street()
@@ -468,7 +459,7 @@ class Hand:
 
     def _deal_next_street(self) -> None:
         self.street = Street(self.street + 1)
-        lo, hi = _BOARD_SLICES[self.street]
+        lo, hi = BOARD_SLICES[self.street]
         start = 2 * self.num_seats
         self._board_len = hi
         self._events.append(BoardDealt(self.street, self._deck[start + lo : start + hi]))
@@ -483,32 +474,7 @@ class Hand:
                 ranks[s] = evaluate_one(cards + board)
                 self._events.append(ShowedDown(s, cards, ranks[s]))
         contenders = [s for s in self._order_from_button() if not self._folded[s]]
-        # Hands that win no pot at all are killed before the pots are split (PokerKit's hand
-        # killing), so side pots whose remaining contenders coincide merge: this only moves
-        # odd chips, never a pot.
-        winners = set()
-        for _, eligible in self._pots(contenders):
-            best = max(ranks[s] for s in eligible)
-            winners.update(s for s in eligible if ranks[s] == best)
-        awards = []
-        for amount, eligible in self._pots([s for s in contenders if s in winners]):
-            best = max(ranks[s] for s in eligible)
-            awards.append((amount, tuple(s for s in eligible if ranks[s] == best)))
-        self._finish(awards)
-
-    def _pots(self, contenders: list[int]) -> list[tuple[int, tuple[int, ...]]]:
-        """Main and side pots as (amount, eligible contenders), merging equal eligibility."""
-        pots: list[tuple[int, tuple[int, ...]]] = []
-        previous = 0
-        for level in sorted(set(self.contributions)):
-            amount = sum(level - previous for c in self.contributions if c >= level)
-            eligible = tuple(s for s in contenders if self.contributions[s] >= level)
-            if pots and pots[-1][1] == eligible:
-                amount += pots.pop()[0]
-            if amount:
-                pots.append((amount, eligible))
-            previous = level
-        return pots
+        self._finish(award_pots(self.contributions, contenders, ranks))
 
     def _order_from_button(self) -> list[int]:
         n = self.num_seats

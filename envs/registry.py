@@ -18,8 +18,8 @@ GROUP = "holdem_lab.agents"
 
 
 @cache
-def _factories() -> dict[str, Callable[[], SeatAgent]]:
-    return {ep.name: ep.load for ep in entry_points(group=GROUP)}  # type: ignore[misc]
+def _factories() -> dict[str, Callable[[], object]]:
+    return {ep.name: ep.load for ep in entry_points(group=GROUP)}
 
 
 def available_agents() -> tuple[str, ...]:
@@ -34,7 +34,9 @@ def make_agent(name: str) -> SeatAgent:
         known = ", ".join(available_agents()) or "none (is holdem-lab installed with pip?)"
         raise ValueError(f"unknown agent {name!r}; registered agents: {known}")
     factory = factories[name]()  # the entry point's load(): the agent class or factory
-    agent = factory()  # type: ignore[operator]
+    if not callable(factory):
+        raise TypeError(f"entry point {name!r} does not name a class or factory: {factory!r}")
+    agent = factory()
     if not isinstance(agent, SeatAgent):
         raise TypeError(f"entry point {name!r} did not build an agent: got {type(agent)!r}")
     return agent

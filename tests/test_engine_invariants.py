@@ -54,10 +54,14 @@ def _rollout(rules: Rules, rng: np.random.Generator, button: int) -> Hand:
             first = next((a for a in acts if a.street == street), None)
             if first is not None:
                 folded_before = {
-                    a.seat for a in acts[: next(i for i, a in enumerate(acts) if a is first)] if a.action == Action.FOLD
+                    a.seat
+                    for a in acts[: next(i for i, a in enumerate(acts) if a is first)]
+                    if a.action == Action.FOLD
                 }
                 expected = next(
-                    (button + k) % n for k in range(1, n + 1) if (button + k) % n not in folded_before
+                    (button + k) % n
+                    for k in range(1, n + 1)
+                    if (button + k) % n not in folded_before
                 )
                 assert first.seat == expected
     # a seat acts again in a round only after a raise by someone else
