@@ -1,0 +1,109 @@
+"""The agent contract: what every holdem-lab agent implements.
+
+An agent sees only a ``PlayerView`` (its own cards, the board and the public betting) and
+answers with an ``Action`` taken from ``view.legal_actions``. Randomness comes from one injected
+``numpy.random.Generator``: the match runner calls ``reset(rng)`` at the start of every match,
+and an agent draws from ``self.rng`` and nothing else.
+
+``Agent`` implements ``envs.protocols.SeatAgent`` (the structural contract envs/ relies on), so
+agents can be seated by the match runner and the Gymnasium env, and registered by name under the
+``holdem_lab.agents`` entry-point group.
+
+Writing an agent::
+
+    class AlwaysFold(Agent):
+        '''Agent card: folds whenever it may, checks otherwise.'''
+
+        name = "fold"
+
+        def act(self, view: PlayerView) -> Action:
+            legal = legal_actions(view)
+            return Action.FOLD if Action.FOLD in legal else Action.CALL
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+
+import numpy as np
+
+from envs.rules import Action
+from envs.view import PlayerView
+
+__all__ = ["Action", "Agent", "PlayerView", "legal_actions"]
+
+
+class Agent(ABC):
+    """Base class of holdem-lab agents (implements ``envs.protocols.SeatAgent``).
+
+    Subclasses set the class attribute ``name`` (their registry name), implement ``act`` and,
+    if they learn during a match, override ``_forget`` (called by ``reset``) and ``observe``.
+
+    Args:
+        rng: The generator to draw from until the next ``reset``. ``None`` (the default, and
+            what the registry uses) leaves the agent without randomness until ``reset(rng)``;
+            reading ``rng`` before that raises ``RuntimeError``.
+    """
+
+    name: str = "agent"
+    """Short name, the agent's key in the ``holdem_lab.agents`` registry."""
+
+    def __init__(self, *, rng: np.random.Generator | None = None) -> None:
+        if rng is not None:
+            _check_generator(rng)
+        self._rng = rng
+
+    @property
+    def rng(self) -> np.random.Generator:
+        """The generator of this match; ``RuntimeError`` if none was given yet."""
+        if self._rng is None:
+            raise RuntimeError(
+                f"agent {self.name!r} has no random generator yet: call "
+                "reset(numpy.random.default_rng(seed)) (the match runner does) or pass rng= "
+                "to the constructor"
+            )
+        return self._rng
+
+    def reset(self, rng: np.random.Generator) -> None:
+        """Start a match: forget anything learned and draw from ``rng`` from now on.
+
+        Raises:
+            TypeError: if ``rng`` is not a ``numpy.random.Generator``.
+        """
+        _check_generator(rng)
+        self._rng = rng
+        self._forget()
+
+    def _forget(self) -> None:  # noqa: B027 - an optional hook, empty on purpose
+        """Drop what was learned about opponents; subclasses with memory override this."""
+
+    @abstractmethod
+    def act(self, view: PlayerView) -> Action:
+        """Choose an action for the seat to act; it must be one of ``view.legal_actions``."""
+
+    def observe(self, view: PlayerView) -> None:  # noqa: B027 - optional, no-op by default
+        """Be told how a hand ended (``view.is_terminal``, shown cards, payoffs)."""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(name={self.name!r})"
+
+
+def legal_actions(view: PlayerView) -> tuple[Action, ...]:
+    """The legal actions of ``view``; ``ValueError`` if it is not this seat's turn.
+
+    Agents call this first in ``act`` so that a misuse (asking an agent to act on a terminal
+    view or on another seat's turn) fails loudly instead of returning a meaningless action.
+    """
+    legal = view.legal_actions
+    if not legal:
+        state = "the hand is over" if view.is_terminal else f"seat {view.seat} is not to act"
+        raise ValueError(f"no legal action to choose from: {state}")
+    return legal
+
+
+def _check_generator(rng: object) -> None:
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError(
+            f"agents draw from a numpy.random.Generator, got {type(rng).__name__}; "
+            "build one with numpy.random.default_rng(seed)"
+        )

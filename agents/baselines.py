@@ -1,0 +1,161 @@
+"""Baseline bots: the yardsticks every other agent is measured against.
+
+Registered as ``random``, ``call``, ``raise`` and ``rule`` (see ``pyproject.toml``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from agents.base import Agent, legal_actions
+from agents.strength import hand_strength
+from envs.rules import Action, Street
+from envs.view import PlayerView
+
+__all__ = ["CallAgent", "RaiseAgent", "RandomAgent", "RuleAgent", "RuleParams", "preflop_class"]
+
+
+class RandomAgent(Agent):
+    """Agent card: uniformly random legal actions.
+
+    Picks each legal action with equal probability, drawing from its generator (so it raises
+    ``RuntimeError`` until it has one). Facing a bet it folds, calls or raises with probability
+    1/3 each; when checking is free it checks or bets with probability 1/2 each. A common
+    baseline (OpenSpiel's ``UniformRandomBot``); no parameters.
+    """
+
+    name = "random"
+
+    def act(self, view: PlayerView) -> Action:
+        """A uniform draw from ``view.legal_actions``."""
+        legal = legal_actions(view)
+        return legal[int(self.rng.integers(len(legal)))]
+
+
+class CallAgent(Agent):
+    """Agent card: the "calling station" -- always checks or calls, never folds or raises.
+
+    Deterministic, no parameters. In self-play every hand goes to showdown, which makes it a
+    convenient reference for exact tests. Source: the "always call" baseline of poker-agent
+    evaluations (e.g. Billings et al., "The challenge of poker", AIJ 2002).
+    """
+
+    name = "call"
+
+    def act(self, view: PlayerView) -> Action:
+        """Check or call (always legal for the seat to act)."""
+        legal_actions(view)
+        return Action.CALL
+
+
+class RaiseAgent(Agent):
+    """Agent card: the "maniac" -- bets or raises whenever it may, else checks or calls.
+
+    Deterministic, no parameters. It never folds; when the betting is capped (or every other
+    seat is all-in) it calls. Source: the "always raise" baseline of poker-agent evaluations.
+    """
+
+    name = "raise"
+
+    def act(self, view: PlayerView) -> Action:
+        """Bet or raise if legal, check or call otherwise."""
+        return Action.RAISE if Action.RAISE in legal_actions(view) else Action.CALL
+
+
+@dataclass(frozen=True, kw_only=True)
+class RuleParams:
+    """Post-flop thresholds of ``RuleAgent`` (hand strength against one random holding)."""
+
+    raise_threshold: float = 0.8
+    """Bet or raise when HS is at least this (top fifth of holdings beaten)."""
+    call_threshold: float = 0.5
+    """Check or call when HS is at least this, whatever the price."""
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.call_threshold <= self.raise_threshold <= 1.0:
+            raise ValueError(
+                "RuleParams needs 0 <= call_threshold <= raise_threshold <= 1, got "
+                f"call_threshold={self.call_threshold}, raise_threshold={self.raise_threshold}"
+            )
+
+
+_RAISE_HANDS = frozenset({(12, 11), (12, 10)})  # AK, AQ (suited or not); AJs, KQs below
+_RAISE_SUITED = frozenset({(12, 9), (11, 10)})
+
+
+def preflop_class(hole: tuple[int, int]) -> Action:
+    """``RuleAgent``'s pre-flop rule: ``RAISE``, ``CALL`` (play) or ``FOLD`` (give up).
+
+    * raise: pairs 77+, AK, AQ, AJs, KQs;
+    * call: any other pair, two cards ten or higher, suited aces, suited connectors 54s+;
+    * fold: everything else (the agent checks instead when checking is free).
+
+    >>> from envs.cards import parse_cards
+    >>> [preflop_class(parse_cards(h)).name for h in ("7c7d", "AhJh", "AhJd", "5s4s", "Kd7c")]
+    ['RAISE', 'RAISE', 'CALL', 'CALL', 'FOLD']
+    """
+    high, low = sorted((hole[0] >> 2, hole[1] >> 2), reverse=True)
+    suited = (hole[0] & 3) == (hole[1] & 3)
+    if high == low:
+        return Action.RAISE if high >= 5 else Action.CALL  # rank 5 is a seven
+    if (high, low) in _RAISE_HANDS or (suited and (high, low) in _RAISE_SUITED):
+        return Action.RAISE
+    if low >= 8:  # ten or higher
+        return Action.CALL
+    if suited and (high == 12 or (high - low == 1 and low >= 2)):  # suited ace, 54s..KQs
+        return Action.CALL
+    return Action.FOLD
+
+
+class RuleAgent(Agent):
+    """Agent card: a simple hand-strength rule bot, deterministic.
+
+    Pre-flop it follows ``preflop_class`` on its two hole cards: raise with the strong
+    starting hands (calling once the betting is capped), call with the playable ones, and
+    check if free or else fold with the rest. After the flop it computes the exact hand
+    strength HS (``agents.strength.hand_strength``: the fraction of opponent holdings it beats
+    now, ties half) and
+
+    * bets or raises when HS >= ``raise_threshold`` (calls if the cap is reached);
+    * checks or calls when HS >= ``call_threshold``, or when the pot odds justify a call,
+      i.e. HS >= to_call / (pot + to_call);
+    * otherwise checks when checking is free and folds when it is not.
+
+    It never folds when checking is free. Source: the hand-strength rule of the Loki bots
+    (Billings et al., AAAI 1998), simplified. Deviations: HS is measured against one opponent
+    whatever the number of players (Loki raises it to the power of the opponents), without hand
+    potential or opponent weighting.
+
+    Args:
+        params: The post-flop thresholds (``RuleParams()`` by default).
+        rng: Unused (the bot is deterministic); accepted for the common contract.
+    """
+
+    name = "rule"
+
+    def __init__(
+        self, params: RuleParams | None = None, *, rng: np.random.Generator | None = None
+    ) -> None:
+        super().__init__(rng=rng)
+        self.params = params if params is not None else RuleParams()
+
+    def act(self, view: PlayerView) -> Action:
+        """Apply the pre-flop rule, or the hand-strength thresholds after the flop."""
+        legal = legal_actions(view)
+        if view.street == Street.PREFLOP:
+            choice = preflop_class(view.hole)
+        else:
+            hs = hand_strength(view.hole, view.board)
+            pot_odds = view.to_call / (view.pot + view.to_call) if view.to_call else 0.0
+            if hs >= self.params.raise_threshold:
+                choice = Action.RAISE
+            elif hs >= self.params.call_threshold or hs >= pot_odds:
+                choice = Action.CALL
+            else:
+                choice = Action.FOLD
+        if choice not in legal:
+            # RAISE beyond the cap -> CALL; FOLD when checking is free -> CALL (a check).
+            choice = Action.CALL
+        return choice

@@ -1,0 +1,82 @@
+"""The ``holdem-lab`` command line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from envs.registry import available_agents
+from tuning.cli import main
+
+
+def test_match_json_prints_one_object(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["match", "call", "random", "--hands", "200", "--seed", "3", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert out.count("\n") == 1 and err == ""
+    data = json.loads(out)
+    assert (data["hands"], data["seed"], data["duplicate"]) == (200, 3, True)
+    assert [r["name"] for r in data["results"]] == ["call", "random"]
+    for res in data["results"]:
+        assert {"sb_per_hand", "ci", "vpip", "pfr", "af", "wtsd"} <= set(res)
+        assert res["ci"][0] <= res["sb_per_hand"] <= res["ci"][1]
+    assert data["results"][0]["sb_per_hand"] == -data["results"][1]["sb_per_hand"]
+
+
+def test_match_table_and_no_duplicate(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["match", "rule", "raise", "call", "--hands", "31", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("33 hands (duplicate, 11 deals x 3 seatings), seed 1")
+    assert "sb/hand" in out and "rule" in out
+    assert main(["match", "call", "raise", "--hands", "31", "--seed", "1", "--no-duplicate"]) == 0
+    assert capsys.readouterr().out.startswith("31 hands (not duplicate)")
+
+
+def test_agents_lists_the_registry(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["agents"]) == 0
+    assert capsys.readouterr().out.split() == list(available_agents())
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["match", "call", "nobody", "--hands", "10", "--seed", "1"], "unknown agent 'nobody'"),
+        (["match", "call", "random", "--hands", "0", "--seed", "1"], "must be at least 1"),
+        (["match", "call", "random", "--hands", "ten", "--seed", "1"], "whole number"),
+        (["match", "call", "random", "--hands", "10", "--seed", "-2"], "non-negative"),
+        (["match", "call", "--hands", "10", "--seed", "1"], "2 to 10 agents"),
+        (["match", "call", "random", "--seed", "1"], "--hands"),
+        ([], "required"),
+    ],
+)
+def test_usage_errors_exit_2_with_a_message(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and message in err and "Traceback" not in err
+
+
+def test_installed_console_script() -> None:
+    script = Path(sys.executable).with_name("holdem-lab")
+    done = subprocess.run(
+        [str(script), "match", "raise", "call", "--hands", "20", "--seed", "2", "--json"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["agents"] == ["raise", "call"]
+    bad = subprocess.run(
+        [str(script), "match", "raise", "nobody", "--hands", "20", "--seed", "2"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert bad.returncode == 2 and "unknown agent" in bad.stderr
+    assert "Traceback" not in bad.stderr
