@@ -66,6 +66,7 @@ class Hand:
 
     __slots__ = (
         "_acted",
+        "_actions",
         "_blinds",
         "_board_len",
         "_deck",
@@ -132,6 +133,7 @@ class Hand:
         self._board_len = 0
         self.street = Street.PREFLOP
         self._events: list[Event] = []  # hole deals are prepended lazily by ``events``
+        self._actions: list[Acted] = []  # the public betting, kept apart for views
         self._refusal_key = -1
         self._refusal: str | None = None
         self._max_bet = 0
@@ -307,7 +309,7 @@ class Hand:
         seat = self._pop_actor()
         self._folded[seat] = True
         self._num_active -= 1
-        self._events.append(Acted(self.street, seat, Action.FOLD, 0))
+        self._record(Acted(self.street, seat, Action.FOLD, 0))
         self._after_passive()
 
     def check_or_call(self) -> None:
@@ -316,7 +318,7 @@ class Hand:
         seat = self._pop_actor()
         amount = min(self.stacks[seat], self._max_bet - self.bets[seat])
         self._put(seat, amount)
-        self._events.append(Acted(self.street, seat, Action.CALL, amount))
+        self._record(Acted(self.street, seat, Action.CALL, amount))
         self._after_passive()
 
     def bet_or_raise(self) -> None:
@@ -341,7 +343,7 @@ class Hand:
             self._short_all_in += increment
             if self._short_all_in >= self._full_raise:
                 self._short_all_in = 0
-        self._events.append(Acted(self.street, seat, Action.RAISE, put))
+        self._record(Acted(self.street, seat, Action.RAISE, put))
         n = self.num_seats
         self._queue = [
             s
@@ -368,7 +370,7 @@ class Hand:
             hole=self.hole(seat),
             board=self.board,
             street=self.street,
-            actions=tuple(e for e in self._events if isinstance(e, Acted)),
+            actions=tuple(self._actions),
             blinds=tuple(self._blinds),
             bets=tuple(self.bets),
             contributions=tuple(self.contributions),
@@ -387,6 +389,10 @@ class Hand:
         return acpc_state(self, names)
 
     # ---------------------------------------------------------------- internals
+
+    def _record(self, acted: Acted) -> None:
+        self._events.append(acted)
+        self._actions.append(acted)
 
     def _pop_actor(self) -> int:
         seat = self._queue.pop(0)

@@ -107,7 +107,10 @@ class Rules:
         """Most chips one seat can put in over a hand when stacks never bind."""
         return max(
             self.big_blind,
-            sum(cap * self.bet_size(street) for street, cap in zip(Street, self.max_bets, strict=True)),
+            sum(
+                cap * self.bet_size(street)
+                for street, cap in zip(Street, self.max_bets, strict=True)
+            ),
         )
 
     @cached_property
