@@ -41,8 +41,8 @@ from tqdm import tqdm
 
 from envs.game import Hand
 from envs.protocols import SeatAgent
-from envs.registry import make_agent
-from envs.rules import Action, Rules
+from envs.rules import Rules
+from envs.seating import build_agents, play_turns, tell_hand_end
 from envs.stats import PlayerTally, mean_estimate
 
 __all__ = ["AgentResult", "MatchResult", "deal_deck", "play_match"]
@@ -190,7 +190,7 @@ def play_match(
         ValueError: on bad arguments (seat count, hands, seed, repeated agent object, unknown
             agent name), or when an agent returns an illegal action.
     """
-    seated = [make_agent(a) if isinstance(a, str) else a for a in agents]
+    seated = build_agents(agents)
     n = len(seated)
     hands = _whole_number("hands", hands, minimum=1)
     seed = _whole_number("seed", seed, minimum=0)
@@ -272,19 +272,8 @@ def _play_hand(
 ) -> Hand:
     """Play one hand to its end, then show every agent its terminal view."""
     hand = Hand(rules, deck, button=button, hand_id=hand_id)
-    while (seat := hand.actor) is not None:
-        view = hand.view(seat)
-        action = seated[seat].act(view)
-        if type(action) is not Action or action not in view.legal_actions:
-            agent = seated[seat]
-            raise ValueError(
-                f"agent {agent.name!r} in seat {seat} returned an illegal action {action!r} "
-                f"in hand {hand_id} ({view.street.name.lower()}); legal actions: "
-                f"{', '.join(a.name for a in view.legal_actions)}"
-            )
-        hand.act(action)
-    for seat, agent in enumerate(seated):
-        agent.observe(hand.view(seat))
+    play_turns(hand, seated)
+    tell_hand_end(hand, seated)
     return hand
 
 
@@ -300,17 +289,6 @@ def _check_args(seated: list[SeatAgent], rules: Rules | None) -> Rules:
     n = len(seated)
     if not 2 <= n <= 10:
         raise ValueError(f"a match needs 2 to 10 agents (one per seat), got {n}")
-    for agent in seated:
-        if not isinstance(agent, SeatAgent):
-            raise TypeError(f"not an agent (see envs.protocols.SeatAgent): {agent!r}")
-    seen: dict[int, int] = {}
-    for index, agent in enumerate(seated):
-        if id(agent) in seen:
-            raise ValueError(
-                f"the same agent object {agent!r} is given twice (positions {seen[id(agent)]} "
-                f"and {index}); seat distinct instances"
-            )
-        seen[id(agent)] = index
     if rules is None:
         return Rules(num_seats=n)
     if rules.num_seats != n:

@@ -1,0 +1,302 @@
+"""The Gymnasium environment: API contract, determinism, no leaks, masks, rewards, errors."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import warnings
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.error import ResetNeeded
+from gymnasium.utils.env_checker import check_env
+
+import envs
+from agents.base import Agent, legal_actions
+from envs.cards import format_cards
+from envs.events import ShowedDown
+from envs.game import Hand
+from envs.holdem_env import LimitHoldemEnv
+from envs.observation import encode_view, history_length
+from envs.rules import Action, Rules
+from envs.view import PlayerView
+
+TABLES = {
+    2: ["rule"],
+    3: ["random", "raise"],
+    6: ["random", "raise", "rule", "call", "random"],
+    10: ["random", "raise", "call", "random", "raise", "rule", "random", "call", "random"],
+}
+
+
+class FoldAgent(Agent):
+    """Folds whenever it may, checks otherwise; counts the hands it was told about."""
+
+    name = "fold"
+
+    def _forget(self) -> None:
+        self.hands_seen = 0
+
+    def act(self, view: PlayerView) -> Action:
+        return Action.FOLD if Action.FOLD in legal_actions(view) else Action.CALL
+
+    def observe(self, view: PlayerView) -> None:
+        assert view.is_terminal
+        self.hands_seen += 1
+
+
+def rollout(env: gym.Env, seed: int, episodes: int) -> list[tuple[object, ...]]:
+    """Random legal play; every observation, reward and info, in order."""
+    env.action_space.seed(seed)
+    trace: list[tuple[object, ...]] = []
+    obs, info = env.reset(seed=seed)
+    for _ in range(episodes):
+        trace.append((obs, info))
+        done = False
+        while not done:
+            obs, reward, done, truncated, info = env.step(env.action_space.sample())
+            assert not truncated
+            trace.append((obs, reward, info))
+        obs, info = env.reset()
+    return trace
+
+
+@pytest.mark.parametrize("opponents", [TABLES[2], TABLES[6]], ids=["heads-up", "6-max"])
+def test_check_env_passes_without_warnings(opponents: list[str]) -> None:
+    env = gym.make(envs.ENV_ID, opponents=opponents)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(env.unwrapped)
+
+
+def test_check_env_passes_with_finite_stacks() -> None:
+    rules = Rules(num_seats=3, stacks=(10, 25, 40))
+    env = gym.make(envs.ENV_ID, opponents=["raise", "random"], rules=rules)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(env.unwrapped)
+
+
+def test_make_without_a_prior_import_through_the_module_prefix() -> None:
+    """Gymnasium >= 1.0 loads no plugins: ``"envs:<id>"`` imports and registers the env."""
+    code = (
+        "import sys, gymnasium as gym\n"
+        "assert 'envs' not in sys.modules\n"
+        "env = gym.make('envs:holdem_lab/LimitHoldem-v0', opponents=['call'])\n"
+        "obs, info = env.reset(seed=0)\n"
+        "print(type(env.unwrapped).__name__, info['action_mask'].tolist())\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert out.stdout.strip() == "LimitHoldemEnv [1, 1, 1]"
+
+
+@pytest.mark.parametrize("num_seats", sorted(TABLES))
+def test_same_seed_gives_the_same_episodes_opponents_included(num_seats: int) -> None:
+    first = rollout(gym.make(envs.ENV_ID, opponents=TABLES[num_seats]), seed=5, episodes=40)
+    second = rollout(gym.make(envs.ENV_ID, opponents=TABLES[num_seats]), seed=5, episodes=40)
+    assert len(first) == len(second)
+    for a, b in zip(first, second, strict=True):
+        assert gym.utils.env_checker.data_equivalence(a, b, exact=True)
+    other = rollout(gym.make(envs.ENV_ID, opponents=TABLES[num_seats]), seed=6, episodes=40)
+    assert not gym.utils.env_checker.data_equivalence(first, other)
+
+
+@pytest.mark.parametrize("num_seats", sorted(TABLES))
+def test_observations_stay_in_the_space_and_never_show_hidden_cards(num_seats: int) -> None:
+    rules = Rules(num_seats=num_seats, stacks=tuple(range(9, 9 + 7 * num_seats, 7)))
+    for stacks in (None, rules.stacks):
+        env = LimitHoldemEnv(TABLES[num_seats], rules=Rules(num_seats=num_seats, stacks=stacks))
+        env.action_space.seed(num_seats)
+        obs, _ = env.reset(seed=num_seats)
+        for _ in range(150):
+            done = False
+            while True:
+                assert env.observation_space.contains(obs)
+                hand = env._hand
+                assert hand is not None
+                _assert_no_hidden_cards(obs, hand, done)
+                if done:
+                    break
+                obs, _, done, _, _ = env.step(env.action_space.sample())
+            obs, _ = env.reset()
+
+
+def _assert_no_hidden_cards(obs: dict[str, np.ndarray], hand: Hand, done: bool) -> None:
+    shown = {e.seat for e in hand.events if isinstance(e, ShowedDown)} if done else set()
+    visible = set(obs["hole"].tolist()) | set(obs["board"].tolist()) | set(obs["shown"].tolist())
+    for seat in range(1, hand.num_seats):
+        cards = set(hand.hole(seat))
+        if seat in shown:
+            assert obs["shown"][2 * seat : 2 * seat + 2].tolist() == list(hand.hole(seat))
+        else:
+            assert not cards & visible, f"seat {seat}'s hidden cards leak into the observation"
+    assert obs["hole"].tolist() == list(hand.hole(0))
+
+
+@pytest.mark.parametrize("num_seats", [2, 3, 6])
+def test_observation_does_not_depend_on_opponents_hidden_cards(num_seats: int) -> None:
+    """Non-interference: swap the opponents' cards, replay the same actions, same observations.
+
+    Only the terminal observation after a showdown may differ (the cards shown down).
+    """
+    rng = np.random.default_rng(num_seats)
+    rows = history_length(Rules(num_seats=num_seats))
+    for _ in range(60):
+        deck = rng.permutation(52)
+        other = deck.copy()
+        # New hole cards for seats 1.., taken from the undealt part of the deck.
+        n2, spare = 2 * num_seats, deck[2 * num_seats + 5 :]
+        other[2:n2] = spare[: n2 - 2]
+        button = int(rng.integers(num_seats))
+        hands = [Hand(Rules(num_seats=num_seats), d, button=button) for d in (deck, other)]
+        while hands[0].actor is not None:
+            a = encode_view(hands[0].view(0), rows)
+            b = encode_view(hands[1].view(0), rows)
+            assert gym.utils.env_checker.data_equivalence(a, b, exact=True)
+            legal = hands[0].legal_actions()
+            weights = np.array([0.1 if x == Action.FOLD else 1.0 for x in legal])
+            action = legal[int(rng.choice(len(legal), p=weights / weights.sum()))]
+            for hand in hands:
+                hand.act(action)
+        a = encode_view(hands[0].view(0), rows)
+        b = encode_view(hands[1].view(0), rows)
+        if not any(isinstance(e, ShowedDown) for e in hands[0].events):
+            assert gym.utils.env_checker.data_equivalence(a, b, exact=True)
+
+
+def test_masks_agree_and_sampling_without_a_mask_is_legal() -> None:
+    env = LimitHoldemEnv(TABLES[3])
+    env.action_space.seed(0)
+    _, info = env.reset(seed=0)
+    for _ in range(300):
+        mask = info["action_mask"]
+        assert mask.dtype == np.int8
+        assert np.array_equal(env.action_masks(), mask.astype(bool))
+        assert env._hand is not None
+        assert [Action(a) for a in np.flatnonzero(mask)] == list(env._hand.legal_actions())
+        _, _, done, _, info = env.step(env.action_space.sample())
+        if done:
+            assert not info["action_mask"].any()
+            _, info = env.reset()
+
+
+def test_illegal_and_malformed_actions_raise_with_the_reason() -> None:
+    env = LimitHoldemEnv(["call"])
+    env.reset(seed=0)
+    env.step(Action.CALL)  # the learner (button, small blind) completes; the call bot checks
+    with pytest.raises(ValueError, match="may not fold: checking is free"):
+        env.step(Action.FOLD)
+    for bad in (3, -1, 1.0, "call", True):
+        with pytest.raises(ValueError, match="action must be 0"):
+            env.step(bad)  # type: ignore[arg-type]
+    while True:  # nothing was applied: the learner may still act, and finish the hand
+        *_, done, _, _ = env.step(Action.CALL)
+        if done:
+            break
+    with pytest.raises(ResetNeeded, match="call reset"):
+        env.step(Action.CALL)
+
+
+def test_raise_is_refused_at_the_cap() -> None:
+    env = LimitHoldemEnv(["raise"])
+    env.reset(seed=3)
+    while env.action_mask().any():  # hand 0: the learner is the button; call it down
+        env.step(Action.CALL)
+    _, info = env.reset()  # hand 1: the learner is the big blind, the bot raised to 2 bets
+    assert info["action_mask"].tolist() == [1, 1, 1]
+    *_, info = env.step(Action.RAISE)  # 3 bets; the bot caps it at 4
+    assert info["action_mask"].tolist() == [1, 1, 0]
+    with pytest.raises(ValueError, match="cap of 4 bets on the preflop is reached"):
+        env.step(Action.RAISE)
+
+
+def test_rewards_are_the_learners_chips_in_big_blinds() -> None:
+    rules = Rules(num_seats=3, small_blind=5, big_blind=10, small_bet=10, big_bet=20)
+    env = LimitHoldemEnv(["random", "rule"], rules=rules)
+    env.action_space.seed(1)
+    env.reset(seed=1)
+    total = 0.0
+    for _ in range(200):
+        while True:
+            _, reward, done, _, info = env.step(env.action_space.sample())
+            if done:
+                break
+            assert reward == 0.0
+        assert sum(info["payoffs"]) == 0
+        assert reward == info["payoffs"][0] / 10
+        total += reward
+        _, info = env.reset()
+        total += sum(info["skipped_rewards"])
+    assert total != 0.0
+
+
+def test_button_rotates_and_hands_without_a_learner_decision_are_reported() -> None:
+    folder = FoldAgent()
+    env = LimitHoldemEnv([folder])
+    obs, info = env.reset(seed=0)
+    assert (info["hand_id"], obs["button"], obs["position"]) == (0, 0, 1)
+    assert info["skipped_rewards"] == ()
+    env.step(Action.CALL)  # the folder checks behind ... to the showdown
+    while env.action_mask().any():
+        env.step(Action.CALL)
+    # Hand 1: the learner is the big blind and the folder folds its small blind at once.
+    obs, info = env.reset()
+    assert info["skipped_rewards"] == (0.5,)
+    assert (info["hand_id"], obs["button"], obs["position"]) == (2, 0, 1)
+    assert folder.hands_seen == 2  # it was told about the skipped hand too
+    env.reset(seed=0)  # a seeded reset starts a new match: the opponent forgets
+    assert folder.hands_seen == 0
+
+
+def test_opponents_keep_their_memory_across_episodes() -> None:
+    folder = FoldAgent()
+    env = LimitHoldemEnv(["call", folder])
+    env.reset(seed=2)
+    for _ in range(30):
+        while True:
+            *_, done, _, _ = env.step(env.action_space.sample())
+            if done:
+                break
+        _, info = env.reset()
+        assert folder.hands_seen == info["hand_id"]
+
+
+def test_render_ansi_shows_the_learners_cards_only() -> None:
+    env = gym.make(envs.ENV_ID, opponents=["call", "call"], render_mode="ansi")
+    env.reset(seed=4)
+    text = env.render()
+    hand = env.unwrapped._hand
+    assert isinstance(text, str) and "learner" in text and "to act" in text
+    assert format_cards(hand.hole(0)) in text
+    assert format_cards(hand.hole(1)) not in text
+    silent = LimitHoldemEnv(["call"])
+    silent.reset(seed=4)
+    assert silent.render() is None
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"),
+    [
+        ({"opponents": []}, ValueError, "1 to 9 opponents"),
+        ({"opponents": ["call"] * 10}, ValueError, "1 to 9 opponents"),
+        ({"opponents": "call"}, TypeError, "sequence of agents"),
+        ({"opponents": ["nobody"]}, ValueError, "unknown agent 'nobody'"),
+        ({"opponents": ["call"], "rules": Rules(num_seats=3)}, ValueError, "3 seats"),
+        ({"opponents": ["call"], "render_mode": "human"}, ValueError, "render_mode"),
+        ({"opponents": [object()]}, TypeError, "not an agent"),
+    ],
+)
+def test_bad_arguments_give_clear_errors(
+    kwargs: dict[str, object], error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error, match=message):
+        LimitHoldemEnv(**kwargs)  # type: ignore[arg-type]
+
+
+def test_the_same_opponent_object_cannot_take_two_seats() -> None:
+    bot = FoldAgent()
+    with pytest.raises(ValueError, match="given twice"):
+        LimitHoldemEnv([bot, bot])
