@@ -1,0 +1,1 @@
+"""The sub-commands of ``holdem-lab``, one module each (see ``tuning.cli.COMMANDS``)."""
