@@ -1,13 +1,11 @@
-"""Behaviour of the baseline bots and of the exact hand-strength helper."""
+"""Behaviour of the baseline bots (hand strength itself is tested in test_features.py)."""
 
 from __future__ import annotations
 
 from collections import Counter
-from itertools import combinations
 
 import numpy as np
 import pytest
-from treys import Card, Evaluator
 
 from agents.base import Agent
 from agents.baselines import (
@@ -18,8 +16,8 @@ from agents.baselines import (
     RuleParams,
     preflop_class,
 )
-from agents.strength import hand_strength
-from envs.cards import format_card, parse_cards
+from agents.features import hand_strength
+from envs.cards import parse_cards
 from envs.game import Hand
 from envs.rules import Action, Rules, Street
 from envs.view import PlayerView
@@ -235,68 +233,3 @@ def test_rule_agent_never_folds_when_checking_is_free() -> None:
                 assert action != Action.FOLD
             hand.act(action)
     assert free_checks > 100
-
-
-# ----------------------------------------------------------------------- hand strength
-
-_TREYS = Evaluator()
-
-
-def brute_force_strength(hole: tuple[int, ...], board: tuple[int, ...]) -> float:
-    """Hand strength with a Python loop over holdings, ranked by treys (lower is stronger)."""
-
-    def treys(cards: tuple[int, ...]) -> list[int]:
-        return [Card.new(format_card(c)) for c in cards]
-
-    mine = _TREYS.evaluate(treys(board), treys(hole))
-    unseen = [c for c in range(52) if c not in hole + board]
-    score = 0.0
-    total = 0
-    for pair in combinations(unseen, 2):
-        theirs = _TREYS.evaluate(treys(board), treys(pair))
-        score += 1.0 if mine < theirs else 0.5 if mine == theirs else 0.0
-        total += 1
-    return score / total
-
-
-@pytest.mark.parametrize(
-    ("hole", "board"),
-    [
-        ("AsKd", "Qh7c2d"),
-        ("9h9d", "Ks8c2d"),
-        ("7c2d", "AhKhQh"),
-        ("5h6h", "7h8s9dTc"),
-        ("AcAd", "AhAsKdKc2h"),
-        ("2c3d", "4h5s9d8cKd"),
-    ],
-)
-def test_hand_strength_matches_brute_force(hole: str, board: str) -> None:
-    h, b = parse_cards(hole), parse_cards(board)
-    assert hand_strength(h, b) == pytest.approx(brute_force_strength(h, b), abs=1e-12)
-
-
-def test_hand_strength_known_values() -> None:
-    assert hand_strength(parse_cards("AsKs"), parse_cards("QsJsTs")) == 1.0  # royal flush
-    # The board plays (a royal flush, or quad aces with the king) for every holding: all tie.
-    assert hand_strength(parse_cards("2c3d"), parse_cards("AsKsQsJsTs")) == 0.5
-    assert hand_strength(parse_cards("2c3d"), parse_cards("AhAsAcAdKh")) == 0.5
-    # Quad aces on the river with no straight flush possible: beats all 990 holdings.
-    assert hand_strength(parse_cards("AcAd"), parse_cards("AhAs7d4c2h")) == 1.0
-    # 2c3d on 4h7s9dJcKd: the board plays; it only ties the holdings made of the remaining
-    # twos and threes that pair nothing (3 twos x 3 threes = 9 of 990), beats none.
-    assert hand_strength(parse_cards("2c3d"), parse_cards("4h7s9dJcKd")) == 0.5 * 9 / 990
-
-
-@pytest.mark.parametrize(
-    ("hole", "board", "message"),
-    [
-        ("AsKs", "", "board of 3 to 5"),
-        ("AsKs", "2c3c", "board of 3 to 5"),
-        ("As", "2c3c4c", "2 hole cards"),
-        ("AsKs", "AsQcJc", "appears twice"),
-    ],
-)
-def test_hand_strength_rejects_bad_input(hole: str, board: str, message: str) -> None:
-    hole_cards = parse_cards(hole)
-    with pytest.raises(ValueError, match=message):
-        hand_strength(hole_cards, parse_cards(board) if board else ())
