@@ -31,7 +31,12 @@ def register_envs() -> None:
     import gymnasium
 
     if ENV_ID not in gymnasium.registry:
-        gymnasium.register(id=ENV_ID, entry_point="envs.holdem_env:LimitHoldemEnv")
+        gymnasium.register(
+            id=ENV_ID,
+            entry_point="envs.holdem_env:LimitHoldemEnv",
+            # gymnasium.make_vec(ENV_ID, num_envs=...) builds envs.vector_env's batched tables
+            vector_entry_point="envs.vector_env:LimitHoldemVectorEnv",
+        )
 
 
 register_envs()

@@ -1,0 +1,49 @@
+"""A strongly biased baseline bot, for showing that opponent modelling learns something.
+
+Registered as ``pair-raise`` (see ``pyproject.toml``).
+"""
+
+from __future__ import annotations
+
+from agents.base import Agent, legal_actions
+from envs.rules import Action
+from envs.view import PlayerView
+
+__all__ = ["PairRaiseAgent", "has_pair"]
+
+
+def has_pair(hole: tuple[int, int], board: tuple[int, ...]) -> bool:
+    """A pocket pair, or a hole card whose rank is on the board (trips, two pair... included).
+
+    >>> from envs.cards import parse_cards
+    >>> has_pair(parse_cards("7c7d"), ()), has_pair(parse_cards("AhKd"), parse_cards("Kc2s3d"))
+    (True, True)
+    >>> has_pair(parse_cards("AhKd"), parse_cards("2c2s3d"))  # the board's pair is everyone's
+    False
+    """
+    ranks = {card >> 2 for card in board}
+    return hole[0] >> 2 == hole[1] >> 2 or any(card >> 2 in ranks for card in hole)
+
+
+class PairRaiseAgent(Agent):
+    """Agent card: bets or raises only with a pair or better, else checks or calls; never folds.
+
+    "A pair or better" is ``has_pair``: a pocket pair, or a hole card paired by the board (so
+    two pair, trips, full houses and quads made with a hole card count; flushes and straights
+    without such a pair do not). When the betting is capped it calls. Deterministic.
+
+    Its actions tell the truth about its cards, and it reaches every showdown, so an opponent
+    model that learns P(action | hand) from showdowns (BPP's, Loki's) can exploit it: its raises
+    mean a pair, its checks and calls mean no pair. A generic model, which reads a raise as a
+    range of hands, leaves that money on the table. Our own bot (no paper source); the
+    betting-only-with-value pattern is the "tight-passive" caricature of poker texts.
+    """
+
+    name = "pair-raise"
+
+    def act(self, view: PlayerView) -> Action:
+        """Raise with a pair or better (if raising is legal), otherwise check or call."""
+        legal = legal_actions(view)
+        if Action.RAISE in legal and has_pair(view.hole, view.board):
+            return Action.RAISE
+        return Action.CALL

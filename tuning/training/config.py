@@ -1,0 +1,119 @@
+"""The settings of one training run (``holdem-lab train``), saved as ``config.json`` in its run."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+from typing import Any
+
+__all__ = ["EVAL_SEED_OFFSET", "TrainConfig"]
+
+EVAL_SEED_OFFSET = 1_000_000
+"""Evaluation match seeds default to ``seed + EVAL_SEED_OFFSET``: a range the training seeds
+(small numbers) do not use, so that two runs never evaluate on each other's training seed."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class TrainConfig:
+    """A masked-PPO training run against fixed opponents, with held-out evaluations.
+
+    Training deals come from the tables' generators, seeded from ``SeedSequence([seed,
+    segment])`` (a segment is one start or resumption of the run); evaluation deals are the
+    match runner's ``deal_deck(eval_seed, d)``, the same at every checkpoint (common random
+    numbers between checkpoints) and drawn apart from the training deals.
+    """
+
+    opponents: tuple[str, ...]
+    """Registry names of the opponents in seats 1..n-1 (the learner sits in seat 0)."""
+    steps: int
+    """Learner decisions (PPO timesteps) to train for in all, resumptions included."""
+    seed: int
+    """Root seed of the tables, the network's initialisation and PPO's minibatches."""
+    num_envs: int = 8
+    """Tables stepped together (``envs.vector_env``)."""
+    eval_every: int = 25_000
+    """Evaluate and save a checkpoint every this many timesteps (and at the start and end)."""
+    eval_hands: int = 4_000
+    """Hands of each checkpoint's duplicate match (rounded up to whole deals)."""
+    final_eval_hands: int = 20_000
+    """Hands of the final model's duplicate match, reported in ``summary.json``."""
+    eval_seed: int | None = None
+    """Seed of the evaluation deals; ``None``: ``seed + EVAL_SEED_OFFSET``."""
+    n_steps: int = 256
+    """PPO rollout length per table (a rollout is ``n_steps * num_envs`` decisions)."""
+    batch_size: int = 256
+    """PPO minibatch size."""
+    n_epochs: int = 4
+    """PPO passes over each rollout."""
+    learning_rate: float = 3e-4
+    """Adam step size."""
+    gamma: float = 1.0
+    """Discount: none within a hand (a hand is one episode, paid at its end)."""
+    gae_lambda: float = 0.95
+    """GAE's bias-variance trade-off."""
+    ent_coef: float = 0.3
+    """Entropy bonus, keeping the training policy exploring. High on purpose: with SB3's usual
+    0.01 the learner collapses to folding every hand against ``raise`` and never recovers
+    (``results/training.md``); checkpoints evaluate the most probable action, so the noisier
+    training policy costs the evaluated one nothing."""
+    net_arch: tuple[int, ...] = (64, 64)
+    """Hidden layers of the policy and of the value network (separate networks)."""
+    threads: int = 1
+    """Torch CPU threads (1: reproducible, and fair to a shared machine)."""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.opponents, tuple) or not self.opponents:
+            raise ValueError(f"opponents must be a non-empty tuple of names: {self.opponents!r}")
+        if not 1 <= len(self.opponents) <= 9:
+            raise ValueError(f"1 to 9 opponents (2 to 10 seats), got {len(self.opponents)}")
+        for name in ("steps", "num_envs", "eval_every", "n_steps", "batch_size", "n_epochs"):
+            _require(name, getattr(self, name), minimum=1)
+        _require("seed", self.seed, minimum=0)
+        _require("eval_hands", self.eval_hands, minimum=2)
+        _require("final_eval_hands", self.final_eval_hands, minimum=2)
+        _require("threads", self.threads, minimum=1)
+        if self.eval_seed is not None:
+            _require("eval_seed", self.eval_seed, minimum=0)
+        if self.batch_size > self.n_steps * self.num_envs:
+            raise ValueError(
+                f"batch_size ({self.batch_size}) exceeds a rollout of n_steps * num_envs = "
+                f"{self.n_steps * self.num_envs} decisions"
+            )
+        if not (self.learning_rate > 0 and 0 < self.gamma <= 1 and 0 <= self.gae_lambda <= 1):
+            raise ValueError("need learning_rate > 0, 0 < gamma <= 1 and 0 <= gae_lambda <= 1")
+        if self.ent_coef < 0 or not self.net_arch or min(self.net_arch) < 1:
+            raise ValueError("need ent_coef >= 0 and at least one hidden layer of width >= 1")
+
+    @property
+    def match_seed(self) -> int:
+        """The evaluation deals' seed (``eval_seed`` or its default)."""
+        return self.eval_seed if self.eval_seed is not None else self.seed + EVAL_SEED_OFFSET
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), indent=2) + "\n"
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TrainConfig:
+        """Rebuild from ``to_json``'s content; ``ValueError`` on unknown or missing fields."""
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(f"unknown training settings {unknown}")
+        values = dict(data)
+        for key in ("opponents", "net_arch"):
+            if key in values:
+                values[key] = tuple(values[key])
+        try:
+            return cls(**values)
+        except TypeError as error:
+            raise ValueError(f"incomplete training settings: {error}") from None
+
+    @classmethod
+    def load(cls, path: Path) -> TrainConfig:
+        return cls.from_dict(json.loads(path.read_text(encoding="utf-8")))
+
+
+def _require(name: str, value: object, *, minimum: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")

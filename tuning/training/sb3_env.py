@@ -1,0 +1,131 @@
+"""Stable-Baselines3's ``VecEnv`` over ``envs.vector_env``: batched tables, flat features, masks.
+
+SB3 does not accept Gymnasium vector envs, so this adapter presents ``LimitHoldemVectorEnv``
+(``SAME_STEP`` autoreset, which is SB3's own convention: the final observation of an episode
+is in ``infos[i]["terminal_observation"]``) with its observations encoded in one batched call
+of ``FeatureEncoder``. ``env_method("action_masks")`` returns every table's legal actions,
+which is how sb3-contrib's ``MaskablePPO`` finds them.
+
+It also counts the hands the learner's tables played (``hands``, skipped hands included) and
+keeps the recent rewards per hand (``recent_rewards``) for the progress bar.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from stable_baselines3.common.vec_env import VecEnv
+from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvStepReturn
+
+from envs.rules import Rules
+from envs.vector_env import LimitHoldemVectorEnv, OpponentSpec
+from tuning.training.features import FeatureEncoder
+
+__all__ = ["HoldemVecEnv"]
+
+_MASKS = "action_masks"
+
+
+class HoldemVecEnv(VecEnv):
+    """``num_envs`` tables against ``opponents`` as an SB3 ``VecEnv`` with flat observations."""
+
+    def __init__(
+        self, num_envs: int, opponents: Sequence[OpponentSpec], *, rules: Rules | None = None
+    ) -> None:
+        self.tables = LimitHoldemVectorEnv(num_envs, opponents, rules=rules)
+        self.encoder = FeatureEncoder(self.tables.rules)
+        observation_space = spaces.Box(
+            low=-np.inf, high=np.inf, shape=(self.encoder.size,), dtype=np.float32
+        )
+        super().__init__(num_envs, observation_space, self.tables.single_action_space)
+        self.hands = 0
+        self.recent_rewards: deque[float] = deque(maxlen=2000)
+        self._actions: npt.NDArray[np.int64] | None = None
+
+    def reset(self) -> npt.NDArray[np.float32]:
+        seeds = self._seeds if any(s is not None for s in self._seeds) else None
+        obs, info = self.tables.reset(seed=seeds)
+        self._reset_seeds()
+        self._count_skipped(info)
+        self.reset_infos = [{} for _ in range(self.num_envs)]
+        return self.encoder.encode(obs)
+
+    def step_async(self, actions: npt.NDArray[Any]) -> None:
+        self._actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
+
+    def step_wait(self) -> VecEnvStepReturn:
+        if self._actions is None:
+            raise RuntimeError("step_wait() without step_async()")
+        obs, rewards, terminated, truncated, info = self.tables.step(self._actions)
+        self._actions = None
+        features = self.encoder.encode(obs)
+        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        done = np.flatnonzero(terminated | truncated)
+        if len(done):
+            final = info["final_obs"]
+            last = self.encoder.encode(
+                {key: np.stack([final[i][key] for i in done]) for key in final[done[0]]}
+            )
+            for row, i in enumerate(done):
+                infos[i]["terminal_observation"] = last[row]
+                infos[i]["TimeLimit.truncated"] = False
+                self.recent_rewards.append(float(rewards[i]))
+            self.hands += len(done)
+        self._count_skipped(info)
+        return features, rewards.astype(np.float32), terminated | truncated, infos
+
+    def close(self) -> None:
+        self.tables.close()
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """``(num_envs, 3)`` legal actions now."""
+        return self.tables.action_masks()
+
+    # SB3's attribute plumbing: only what MaskablePPO and the algorithms use is supported.
+
+    def get_attr(self, attr_name: str, indices: VecEnvIndices = None) -> list[Any]:
+        return [getattr(self.tables.envs[i], attr_name) for i in self._indices(indices)]
+
+    def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
+        for i in self._indices(indices):
+            setattr(self.tables.envs[i], attr_name, value)
+
+    def env_method(
+        self,
+        method_name: str,
+        *method_args: Any,
+        indices: VecEnvIndices = None,
+        **method_kwargs: Any,
+    ) -> list[Any]:
+        if method_name == _MASKS and not method_args and not method_kwargs and indices is None:
+            return list(self.action_masks())
+        return [
+            getattr(self.tables.envs[i], method_name)(*method_args, **method_kwargs)
+            for i in self._indices(indices)
+        ]
+
+    def env_is_wrapped(
+        self, wrapper_class: type[Any], indices: VecEnvIndices = None
+    ) -> list[bool]:
+        return [False for _ in self._indices(indices)]
+
+    def _indices(self, indices: VecEnvIndices) -> Iterable[int]:
+        if indices is None:
+            return range(self.num_envs)
+        if isinstance(indices, int):
+            return [indices]
+        return indices
+
+    def _count_skipped(self, info: dict[str, Any]) -> None:
+        """Hands played inside a reset (no learner decision) are hands of the match too."""
+        if "skipped_rewards" not in info:
+            return
+        for i in np.flatnonzero(info["_skipped_rewards"]):
+            skipped = info["skipped_rewards"][i]
+            self.hands += len(skipped)
+            self.recent_rewards.extend(skipped)

@@ -1,0 +1,301 @@
+"""Masked PPO against fixed opponents: train, evaluate at checkpoints, save, resume.
+
+A run lives in one directory:
+
+| file | content |
+|---|---|
+| ``config.json`` | the ``TrainConfig`` |
+| ``model.zip`` | the latest checkpoint (sb3-contrib ``MaskablePPO.save``) |
+| ``curve.csv`` / ``curve.png`` | the learning curve (``tuning.training.curve``) |
+| ``summary.json`` | progress (timesteps, training hands, segments) and the final evaluation |
+
+Every checkpoint saves the model, the curve and the summary, in that order, so an interrupted
+run (Ctrl-C saves too) resumes from its last save with ``resume(run_dir, steps=...)``.
+Checkpoints are evaluated by the duplicate match runner against fresh copies of the opponents
+on held-out deals (``TrainConfig.match_seed``). Torch and sb3-contrib (the ``rl`` extra) are
+imported here and in the modules this one imports, never by ``tuning.cli``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.callbacks import BaseCallback
+from tqdm import tqdm
+
+from envs.match import AgentResult, play_match
+from envs.registry import make_agent
+from tuning.training.config import TrainConfig
+from tuning.training.curve import CurvePoint, plot_curve, read_curve, write_curve
+from tuning.training.policy import PolicyAgent
+from tuning.training.sb3_env import HoldemVecEnv
+
+__all__ = ["TrainResult", "evaluate", "resume", "train"]
+
+logger = logging.getLogger(__name__)
+
+CONFIG, MODEL, CURVE, FIGURE, SUMMARY = (
+    "config.json",
+    "model.zip",
+    "curve.csv",
+    "curve.png",
+    "summary.json",
+)
+
+
+@dataclass(frozen=True)
+class TrainResult:
+    """What a (resumed) run reached."""
+
+    run_dir: Path
+    timesteps: int
+    hands: int
+    curve: tuple[CurvePoint, ...]
+    final: AgentResult
+    """The final model's evaluation over ``final_eval_hands`` held-out hands."""
+
+
+def evaluate(model: Any, opponents: tuple[str, ...], *, hands: int, seed: int) -> AgentResult:
+    """The policy's duplicate-match result against fresh ``opponents`` on deals of ``seed``."""
+    agents = [PolicyAgent(model), *(make_agent(name) for name in opponents)]
+    return play_match(agents, hands=hands, seed=seed).results[0]
+
+
+def train(config: TrainConfig, run_dir: Path, *, progress: bool = False) -> TrainResult:
+    """Start a new run in ``run_dir``; ``FileExistsError`` if it already holds one."""
+    if (run_dir / CONFIG).exists():
+        raise FileExistsError(
+            f"{run_dir} already holds a run: resume it, or choose another run directory"
+        )
+    for name in config.opponents:
+        make_agent(name)  # ValueError listing the registered names if unknown
+    run_dir.mkdir(parents=True, exist_ok=True)
+    (run_dir / CONFIG).write_text(config.to_json(), encoding="utf-8")
+    state = {"timesteps": 0, "hands": 0, "segments": 0, "final": None}
+    return _Run(config, run_dir, state, [], progress).execute()
+
+
+def resume(run_dir: Path, *, steps: int | None = None, progress: bool = False) -> TrainResult:
+    """Continue the run saved in ``run_dir`` up to ``steps`` timesteps (default: its own).
+
+    Raises:
+        FileNotFoundError: if ``run_dir`` holds no saved run.
+    """
+    missing = [f for f in (CONFIG, MODEL, SUMMARY) if not (run_dir / f).exists()]
+    if missing:
+        raise FileNotFoundError(f"no run to resume in {run_dir} (missing {', '.join(missing)})")
+    config = TrainConfig.load(run_dir / CONFIG)
+    if steps is not None:
+        config = TrainConfig.from_dict({**json.loads(config.to_json()), "steps": steps})
+    state = json.loads((run_dir / SUMMARY).read_text(encoding="utf-8"))
+    if state["final"] is not None and config.steps <= state["timesteps"]:
+        raise ValueError(
+            f"the run in {run_dir} has already trained {state['timesteps']:,} steps: ask for "
+            "more steps to continue it"
+        )
+    (run_dir / CONFIG).write_text(config.to_json(), encoding="utf-8")
+    curve = read_curve(run_dir / CURVE) if (run_dir / CURVE).exists() else []
+    return _Run(config, run_dir, state, curve, progress).execute()
+
+
+class _Run:
+    """One segment of a run: from the saved state (or scratch) up to ``config.steps``."""
+
+    def __init__(
+        self,
+        config: TrainConfig,
+        run_dir: Path,
+        state: dict[str, Any],
+        curve: list[CurvePoint],
+        progress: bool,
+    ) -> None:
+        self.config = config
+        self.run_dir = run_dir
+        self.state = state
+        self.curve = curve
+        self.progress = progress
+        self.segment = int(state["segments"])
+        self.hands_before = int(state["hands"])
+        seed_seq = np.random.SeedSequence([config.seed, self.segment])
+        self.segment_seed = int(seed_seq.generate_state(1)[0] >> 1)  # SB3 wants < 2**31
+        self.venv: HoldemVecEnv | None = None
+        self.model: Any = None
+
+    def execute(self) -> TrainResult:
+        config = self.config
+        torch.set_num_threads(config.threads)
+        self.venv = HoldemVecEnv(config.num_envs, config.opponents)
+        # Counted at once, so that a resumption after an interruption gets fresh table seeds.
+        self.state["segments"] = self.segment + 1
+        try:
+            self.model = self._model()
+            done = int(self.model.num_timesteps)
+            if done < config.steps:
+                self._learn(done)
+            if not self.curve or self.curve[-1].timesteps != self.model.num_timesteps:
+                self._checkpoint()
+            final = evaluate(
+                self.model,
+                config.opponents,
+                hands=config.final_eval_hands,
+                seed=config.match_seed,
+            )
+            self.state["final"] = _result_dict(final)
+            self._save_state()
+        finally:
+            self.venv.close()
+        return TrainResult(
+            self.run_dir,
+            int(self.model.num_timesteps),
+            self._hands(),
+            tuple(self.curve),
+            final,
+        )
+
+    def _model(self) -> Any:
+        config, path = self.config, self.run_dir / MODEL
+        assert self.venv is not None
+        if path.exists():
+            model = MaskablePPO.load(path, env=self.venv, device="cpu")
+            model.set_random_seed(self.segment_seed)
+            return model
+        return MaskablePPO(
+            "MlpPolicy",
+            self.venv,
+            n_steps=config.n_steps,
+            batch_size=config.batch_size,
+            n_epochs=config.n_epochs,
+            learning_rate=config.learning_rate,
+            gamma=config.gamma,
+            gae_lambda=config.gae_lambda,
+            ent_coef=config.ent_coef,
+            policy_kwargs={"net_arch": {"pi": list(config.net_arch), "vf": list(config.net_arch)}},
+            seed=self.segment_seed,
+            device="cpu",
+            verbose=0,
+        )
+
+    def _learn(self, done: int) -> None:
+        config = self.config
+        bar = tqdm(
+            total=config.steps,
+            initial=done,
+            unit="step",
+            file=sys.stderr,
+            disable=not self.progress,
+            dynamic_ncols=True,
+        )
+        if not self.curve:
+            self._checkpoint()  # the untrained policy: where the curve starts
+        callback = _Checkpoints(self._checkpoint, config.eval_every, bar, self._train_sb)
+        try:
+            with bar:
+                self.model.learn(
+                    total_timesteps=config.steps - done,
+                    reset_num_timesteps=False,
+                    callback=callback,
+                )
+        except KeyboardInterrupt:
+            self._save_model()  # keep the progress; the curve keeps its last checkpoint
+            self._save_state()
+            raise
+
+    def _checkpoint(self) -> None:
+        config = self.config
+        result = evaluate(
+            self.model, config.opponents, hands=config.eval_hands, seed=config.match_seed
+        )
+        point = CurvePoint.from_result(int(self.model.num_timesteps), self._hands(), result)
+        self.curve.append(point)
+        logger.info("checkpoint %s", point)
+        self._save_model()
+        write_curve(self.run_dir / CURVE, self.curve)
+        title = _title(config)
+        plot_curve(self.run_dir / FIGURE, self.curve, title)
+        self._save_state()
+
+    def _save_model(self) -> None:
+        tmp = self.run_dir / "model.tmp.zip"
+        self.model.save(tmp)
+        tmp.replace(self.run_dir / MODEL)
+        self.state["timesteps"] = int(self.model.num_timesteps)
+        self.state["hands"] = self._hands()
+
+    def _save_state(self) -> None:
+        text = json.dumps(self.state, indent=2) + "\n"
+        tmp = self.run_dir / "summary.tmp.json"
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(self.run_dir / SUMMARY)
+
+    def _hands(self) -> int:
+        assert self.venv is not None
+        return self.hands_before + self.venv.hands
+
+    def _train_sb(self) -> float | None:
+        """Mean training winnings over the last hands, in small bets (rewards are in bb)."""
+        assert self.venv is not None
+        recent = self.venv.recent_rewards
+        if not recent:
+            return None
+        rules = self.venv.tables.rules
+        return float(np.mean(recent)) * rules.big_blind / rules.small_bet
+
+
+def _title(config: TrainConfig) -> str:
+    return (
+        f"masked PPO vs {' + '.join(config.opponents)} "
+        f"(seed {config.seed}, entropy bonus {config.ent_coef:g})"
+    )
+
+
+def _result_dict(result: AgentResult) -> dict[str, Any]:
+    return {
+        "hands": result.hands,
+        "sb_per_hand": result.sb_per_hand,
+        "ci": list(result.ci) if result.ci else None,
+        "std_error": result.std_error,
+        "vpip": result.vpip,
+        "pfr": result.pfr,
+    }
+
+
+class _Checkpoints(BaseCallback):
+    """Advances the progress bar and checkpoints every ``every`` timesteps."""
+
+    def __init__(
+        self,
+        checkpoint: Callable[[], None],
+        every: int,
+        bar: tqdm[Any],
+        train_sb: Callable[[], float | None],
+    ) -> None:
+        super().__init__()
+        self._checkpoint = checkpoint
+        self._every = every
+        self._bar = bar
+        self._train_sb = train_sb
+        self._next = 0
+
+    def _on_training_start(self) -> None:
+        self._next = (self.num_timesteps // self._every + 1) * self._every
+        self._last = self.num_timesteps
+
+    def _on_step(self) -> bool:
+        self._bar.update(self.num_timesteps - self._last)
+        self._last = self.num_timesteps
+        if self.num_timesteps >= self._next:
+            self._checkpoint()
+            self._next = (self.num_timesteps // self._every + 1) * self._every
+            sb = self._train_sb()
+            if sb is not None:
+                self._bar.set_postfix(train_sb=f"{sb:+.3f}", refresh=False)
+        return True
