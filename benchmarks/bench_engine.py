@@ -2,7 +2,8 @@
 
 Protocol (as in ../shared/reference/peers.md section 2): random legal actions, one hand = a
 fresh deal played to its payoffs through the engine's public API; 1,000 warm-up hands, then
-3 x 20,000 timed hands, median of the three, in hands per CPU-second (time.process_time).
+``--hands`` timed hands per engine in 20 slices, ours and RLCard's alternating so that both
+meet the same machine, in hands per CPU-second (time.process_time).
 Both engines draw their action choices from the same pre-generated uniform numbers.
 
     python benchmarks/bench_engine.py [--hands 20000] [--write results/benchmarks.md]
@@ -13,7 +14,6 @@ from __future__ import annotations
 import argparse
 import datetime
 import platform
-import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -61,19 +61,40 @@ def run_rlcard(num_seats: int, hands: int, choices: np.ndarray) -> int:
     return k
 
 
-def hands_per_cpu_second(
-    runner: Runner, num_seats: int, hands: int, repeats: int = 3
-) -> tuple[float, float]:
-    """Median hands per CPU-second over ``repeats`` (after 1,000 warm-up hands), decisions/hand."""
-    choices = np.random.default_rng(7).random(hands * 60)
-    runner(num_seats, 1000, choices)
-    rates = []
-    decisions = 0
-    for _ in range(repeats):
-        start = time.process_time()
-        decisions = runner(num_seats, hands, choices)
-        rates.append(hands / (time.process_time() - start))
-    return statistics.median(rates), decisions / hands
+def timed_run(
+    runner: Runner, num_seats: int, hands: int, choices: np.ndarray
+) -> tuple[float, int]:
+    """(hands per CPU-second, decisions) of one run."""
+    start = time.process_time()
+    decisions = runner(num_seats, hands, choices)
+    return hands / (time.process_time() - start), decisions
+
+
+def paired_rates(
+    num_seats: int, hands: int, chunks: int = 20
+) -> tuple[float, float, float, float, float]:
+    """Ours and RLCard's hands per CPU-second over ``hands`` hands each, timed in ``chunks``
+    alternating slices so that both engines meet the same machine (a shared VM drifts by tens
+    of percent within seconds): both rates, their ratio, and decisions per hand of each."""
+    size = hands // chunks
+    choices = np.random.default_rng(7).random(size * 60)
+    run_ours(num_seats, 1000, choices)
+    run_rlcard(num_seats, 1000, choices)
+    ours_time = their_time = 0.0
+    ours_decisions = their_decisions = 0
+    for _ in range(chunks):
+        rate, decisions = timed_run(run_ours, num_seats, size, choices)
+        ours_time, ours_decisions = ours_time + size / rate, ours_decisions + decisions
+        rate, decisions = timed_run(run_rlcard, num_seats, size, choices)
+        their_time, their_decisions = their_time + size / rate, their_decisions + decisions
+    played = size * chunks
+    return (
+        played / ours_time,
+        played / their_time,
+        their_time / ours_time,
+        ours_decisions / played,
+        their_decisions / played,
+    )
 
 
 def write_section(path: Path, name: str, body: str) -> None:
@@ -91,19 +112,18 @@ def write_section(path: Path, name: str, body: str) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--hands", type=int, default=20_000)
+    parser.add_argument("--hands", type=int, default=60_000)
     parser.add_argument("--evals", type=int, default=2_000_000)
     parser.add_argument("--write", type=Path, help="write the figures as markdown here")
     args = parser.parse_args(argv)
 
     rows = []
     for seats, label in ((2, "heads-up"), (6, "6-max")):
-        ours = hands_per_cpu_second(run_ours, seats, args.hands)
-        theirs = hands_per_cpu_second(run_rlcard, seats, args.hands)
-        rows.append((label, ours, theirs))
+        ours, theirs, ratio, ours_decisions, their_decisions = paired_rates(seats, args.hands)
+        rows.append((label, ours, theirs, ours_decisions, their_decisions, ratio))
         print(
-            f"{label}: ours {ours:,.0f} hands/CPU-s, RLCard raw {theirs:,.0f}, "
-            f"ratio {ours / theirs:.2f}"
+            f"{label}: ours {ours:,.0f} hands/CPU-s ({ours_decisions:.1f} decisions/hand), "
+            f"RLCard raw {theirs:,.0f} ({their_decisions:.1f}), ratio {ratio:.2f}"
         )
 
     from bench_evaluator import measure_evaluator
@@ -119,16 +139,16 @@ def main(argv: list[str] | None = None) -> int:
             f"({platform.python_implementation()} {platform.python_version()}, "
             f"numpy {np.__version__}), one process, CPU time. Regenerate with `make bench`.",
             "",
-            "### Random-play hands per CPU-second (median of 3 x "
-            f"{args.hands:,} hands after 1,000 warm-up)",
+            f"### Random-play hands per CPU-second ({args.hands:,} hands each after 1,000 "
+            "warm-up, in 20 alternating slices)",
             "",
             "| table | holdem-lab `Hand` | decisions/hand | RLCard 1.2.0 raw `LimitHoldemGame` "
             "| decisions/hand | ratio |",
             "|---|---:|---:|---:|---:|---:|",
         ]
         lines += [
-            f"| {t} | {o:,.0f} | {od:.1f} | {r:,.0f} | {rd:.1f} | {o / r:.2f} |"
-            for t, o, r, od, rd in rows
+            f"| {t} | {o:,.0f} | {od:.1f} | {r:,.0f} | {rd:.1f} | {q:.2f} |"
+            for t, o, r, od, rd, q in rows
         ]
         lines += [
             "",

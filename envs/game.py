@@ -80,6 +80,7 @@ class Hand:
         "_refusal",
         "_refusal_key",
         "_short_all_in",
+        "_shown",
         "bets",
         "button",
         "contributions",
@@ -130,6 +131,7 @@ class Hand:
         self._folded = [False] * n
         self._num_active = n
         self._payoffs: tuple[int, ...] | None = None
+        self._shown: tuple[tuple[int, int] | None, ...] | None = None  # built by view()
         self._board_len = 0
         self.street = Street.PREFLOP
         self._events: list[Event] = []  # hole deals are prepended lazily by ``events``
@@ -357,31 +359,50 @@ class Hand:
 
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` may know now; after the hand, with the cards shown down."""
-        over = self._payoffs is not None
-        shown: tuple[tuple[int, int] | None, ...] = ()
-        if over:
-            shown_map = {e.seat: e.cards for e in self._events if isinstance(e, ShowedDown)}
-            shown = tuple(shown_map.get(s) for s in range(self.num_seats))
+        # Positional construction: the engine builds one view per decision (hot path).
+        if self._payoffs is None:
+            queue = self._queue
+            return PlayerView(
+                self.rules,
+                self.hand_id,
+                seat,
+                self.button,
+                self.hole(seat),
+                self.board,
+                self.street,
+                tuple(self._actions),
+                tuple(self._blinds),
+                tuple(self.bets),
+                tuple(self.contributions),
+                tuple(self.stacks),
+                tuple(self._folded),
+                self.num_bets,
+                self.to_call(seat),
+                self.legal_actions() if queue and queue[0] == seat else (),
+            )
+        if self._shown is None:
+            cards = {e.seat: e.cards for e in self._events if type(e) is ShowedDown}
+            self._shown = tuple(cards.get(s) for s in range(self.num_seats))
         return PlayerView(
-            rules=self.rules,
-            hand_id=self.hand_id,
-            seat=seat,
-            button=self.button,
-            hole=self.hole(seat),
-            board=self.board,
-            street=self.street,
-            actions=tuple(self._actions),
-            blinds=tuple(self._blinds),
-            bets=tuple(self.bets),
-            contributions=tuple(self.contributions),
-            stacks=tuple(self.stacks),
-            folded=tuple(self._folded),
-            num_bets=self.num_bets,
-            to_call=self.to_call(seat) if not over else 0,
-            legal_actions=self.legal_actions() if self.actor == seat else (),
-            is_terminal=over,
-            shown=shown,
-            payoffs=self._payoffs or (),
+            self.rules,
+            self.hand_id,
+            seat,
+            self.button,
+            self.hole(seat),
+            self.board,
+            self.street,
+            tuple(self._actions),
+            tuple(self._blinds),
+            tuple(self.bets),
+            tuple(self.contributions),
+            tuple(self.stacks),
+            tuple(self._folded),
+            self.num_bets,
+            0,
+            (),
+            True,
+            self._shown,
+            self._payoffs,
         )
 
     def to_acpc(self, names: Sequence[str] | None = None) -> str:
@@ -495,6 +516,7 @@ class Hand:
                 won[seat] += chips
                 self._events.append(PotAwarded(index, seat, chips))
         payoffs = tuple(won[s] - self.contributions[s] for s in range(self.num_seats))
+
         for seat in range(self.num_seats):
             self.stacks[seat] += won[seat]
         self._payoffs = payoffs
