@@ -1,0 +1,206 @@
+"""After the trials: re-evaluation, confirmation, and the files a study leaves in results/.
+
+``finish_study`` re-evaluates the top trials, confirms the winner against the BPP defaults and
+stores both as study attributes, so that ``write_outputs`` can regenerate every file from the
+stored study alone:
+
+    results/<study>/best_params.json   tuned and default parameters, confirmation figures
+    results/<study>/trials.csv         every trial: state, value, parameters, hands, SE, worker
+    results/<study>/reevaluation.csv   the candidates on the re-evaluation deals
+    results/<study>/summary.md         protocol, noise, throughput, re-evaluation, confirmation
+    results/<study>/plots/*.png        curves, history, importances, confirmation
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+import optuna
+from optuna.trial import TrialState
+
+from agents.bpp import BPPParams
+from tuning.evaluation import Namespace, Protocol
+from tuning.plots import plot_confirmation, plot_curves, plot_history, plot_importances
+from tuning.reevaluate import DEFAULTS, Candidate, evaluate_candidates, top_candidates
+from tuning.space import SearchSpace
+from tuning.summary import summary_markdown
+
+logger = logging.getLogger(__name__)
+
+
+def finish_study(
+    study: optuna.Study,
+    space: SearchSpace,
+    protocol: Protocol,
+    *,
+    top_k: int,
+    reevaluation_blocks: int,
+    confirmation_blocks: int,
+    workers: int = 1,
+    progress: bool = False,
+) -> None:
+    """Re-evaluate the top ``top_k`` trials and the defaults, confirm the winner; store both."""
+    for name, value in (
+        ("top_k", top_k),
+        ("reevaluation_blocks", reevaluation_blocks),
+        ("confirmation_blocks", confirmation_blocks),
+    ):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    candidates = top_candidates(study, space, top_k)
+    reevaluation = evaluate_candidates(
+        candidates,
+        space,
+        protocol,
+        Namespace.REEVALUATE,
+        reevaluation_blocks,
+        workers=workers,
+        progress=progress,
+    )
+    best = max(reevaluation, key=lambda e: e.mean)
+    winner = next(c for c in candidates if c.label == best.label)
+    confirmation = None
+    if winner.label != DEFAULTS:
+        pair = evaluate_candidates(
+            [candidates[0], winner],
+            space,
+            protocol,
+            Namespace.CONFIRM,
+            confirmation_blocks,
+            workers=workers,
+            progress=progress,
+        )
+        confirmation = {
+            "defaults": pair[0].to_dict(),
+            "tuned": pair[1].to_dict(),
+            "diff": pair[1].diff,
+            "diff_ci": list(pair[1].diff_ci),
+            "hands": pair[1].hands,
+        }
+    study.set_user_attr("reevaluation", [e.to_dict() for e in reevaluation])
+    study.set_user_attr(
+        "winner", {"label": winner.label, "trial": winner.trial, "values": winner.values}
+    )
+    study.set_user_attr("confirmation", confirmation)
+    study.set_user_attr("finished_trials", _finished(study))
+
+
+def _finished(study: optuna.Study) -> int:
+    return len(study.get_trials(deepcopy=False, states=(TrialState.COMPLETE, TrialState.PRUNED)))
+
+
+def is_finished(study: optuna.Study) -> bool:
+    """Whether the stored re-evaluation covers every finished trial."""
+    return study.user_attrs.get("finished_trials") == _finished(study)
+
+
+def write_outputs(study: optuna.Study, directory: Path) -> list[Path]:
+    """Write the files of the module docstring from the stored study; returns their paths."""
+    attrs = study.user_attrs
+    if "winner" not in attrs:
+        raise ValueError(
+            f"study {study.study_name!r} has no re-evaluation yet: finish it with holdem-lab tune"
+        )
+    space_data = attrs["space"]
+    space = SearchSpace(
+        per_round_alpha=space_data["per_round_alpha"],
+        ranges={name: (lo, hi) for name, lo, hi, _ in space_data["params"]},
+    )
+    defaults = BPPParams()
+    winner = Candidate(
+        attrs["winner"]["label"], attrs["winner"]["trial"], attrs["winner"]["values"]
+    )
+    tuned = space.to_params(winner.values)
+    plots = directory / "plots"
+    plots.mkdir(parents=True, exist_ok=True)
+    written = [
+        _write_json(directory / "best_params.json", _best_params(attrs, winner, defaults, tuned)),
+        _write_trials(directory / "trials.csv", study, space),
+        _write_reevaluation(directory / "reevaluation.csv", attrs["reevaluation"]),
+    ]
+    plot_curves(defaults, tuned, plots / "curves.png")
+    plot_history(study, plots / "history.png")
+    plot_confirmation(attrs["reevaluation"], attrs["confirmation"], plots / "confirmation.png")
+    written += [plots / "curves.png", plots / "history.png", plots / "confirmation.png"]
+    if plot_importances(study, plots / "importances.png"):
+        written.append(plots / "importances.png")
+    summary = directory / "summary.md"
+    summary.write_text(summary_markdown(study, defaults, tuned, [p.name for p in written]))
+    return [*written, summary]
+
+
+def _best_params(
+    attrs: dict[str, Any], winner: Candidate, defaults: BPPParams, tuned: BPPParams
+) -> dict[str, Any]:
+    return {
+        "tuned": tuned.to_dict(),
+        "tuned_source": winner.label,
+        "defaults": defaults.to_dict(),
+        "confirmation": attrs["confirmation"],
+        "unit": "small bets per hand",
+    }
+
+
+def _write_json(path: Path, data: dict[str, Any]) -> Path:
+    path.write_text(json.dumps(data, indent=2, allow_nan=False) + "\n")
+    return path
+
+
+TRIAL_ATTRS = (
+    "hands",
+    "blocks",
+    "std_error",
+    "pruned",
+    "source",
+    "worker",
+    "sampler_seed",
+    "cpu_seconds",
+)
+"""The trial attributes written to ``trials.csv`` (set by the objective and the study)."""
+
+
+def _write_trials(path: Path, study: optuna.Study, space: SearchSpace) -> Path:
+    columns = ["number", "state", "value", *space.names, *TRIAL_ATTRS, "started", "completed"]
+    with path.open("w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(columns)
+        for t in study.get_trials(deepcopy=False):
+            writer.writerow(
+                [
+                    t.number,
+                    t.state.name,
+                    t.value,
+                    *(t.params.get(name) for name in space.names),
+                    *(t.user_attrs.get(key) for key in TRIAL_ATTRS),
+                    t.datetime_start.isoformat() if t.datetime_start else None,
+                    t.datetime_complete.isoformat() if t.datetime_complete else None,
+                ]
+            )
+    return path
+
+
+def _write_reevaluation(path: Path, rows: list[dict[str, Any]]) -> Path:
+    with path.open("w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(
+            [
+                "candidate",
+                "trial",
+                "hands",
+                "mean",
+                "ci_low",
+                "ci_high",
+                "diff_vs_defaults",
+                "diff_ci_low",
+                "diff_ci_high",
+            ]
+        )
+        for r in rows:
+            writer.writerow(
+                [r["label"], r["trial"], r["hands"], r["mean"], *r["ci"], r["diff"], *r["diff_ci"]]
+            )
+    return path

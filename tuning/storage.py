@@ -1,0 +1,240 @@
+"""Where a study lives, and the lock that lets concurrent workers honour its trial budget.
+
+Storages (``open_storage``):
+
+* default: an Optuna journal file ``results/<study>/study.log`` (one machine, any number of
+  processes; no server);
+* ``memory``: in-process only (tests, throwaway studies);
+* an RDB URL (``postgresql://...``, ``mysql://...``, ``sqlite:///...``): Optuna's RDB storage
+  with a heartbeat, so that a trial whose worker died is marked failed and re-queued with the
+  same parameters (``RetryHeartbeatStaleTrialCallback``). PostgreSQL is the way to run workers
+  on several machines.
+
+Budget. Optuna's ``n_trials`` counts per worker, and its ``MaxTrialsCallback`` checks the count
+after a trial, so concurrent workers overshoot a total. Here a worker asks for a new trial only
+while holding a lock shared by all workers of the study (a file lock next to a journal or SQLite
+file, an advisory lock in PostgreSQL or MySQL), and only when the trials that are done, running
+or queued number fewer than the total; failed trials do not count, their retries do.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import logging
+import os
+import socket
+import threading
+import warnings
+import zlib
+from collections.abc import Iterator
+from pathlib import Path
+
+import optuna
+from optuna.storages import (
+    BaseStorage,
+    InMemoryStorage,
+    JournalStorage,
+    RDBStorage,
+    RetryHeartbeatStaleTrialCallback,
+)
+from optuna.storages._cached_storage import _CachedStorage  # Study's wrapper of RDB storages
+from optuna.storages.journal import JournalFileBackend
+from optuna.trial import TrialState
+
+logger = logging.getLogger(__name__)
+
+MEMORY = "memory"
+RDB_SCHEMES = ("postgresql", "mysql", "sqlite")
+COUNTED = (TrialState.COMPLETE, TrialState.PRUNED, TrialState.RUNNING, TrialState.WAITING)
+"""Trial states that use up the budget (a failed trial is retried instead)."""
+
+
+def journal_path(results_dir: Path, study_name: str) -> Path:
+    """The default journal file of a study."""
+    return results_dir / study_name / "study.log"
+
+
+def _retry_callback() -> RetryHeartbeatStaleTrialCallback:
+    with warnings.catch_warnings():  # "experimental" since Optuna 2.8
+        warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+        return RetryHeartbeatStaleTrialCallback(max_retry=MAX_RETRY)
+
+
+MAX_RETRY = 3
+"""Attempts of a trial whose worker died, before it is given up (then it stays failed)."""
+RETRY = _retry_callback()
+
+
+def open_storage(
+    url: str | None,
+    *,
+    results_dir: Path,
+    study_name: str,
+    heartbeat_interval: int = 60,
+    grace_period: int = 180,
+) -> BaseStorage:
+    """The storage named by ``url`` (see the module docstring); ``ValueError`` if unusable."""
+    if url is None:
+        path = journal_path(results_dir, study_name)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return JournalStorage(JournalFileBackend(str(path)))
+    if url == MEMORY:
+        return InMemoryStorage()
+    scheme = url.split(":", 1)[0].split("+", 1)[0].lower()
+    if scheme not in RDB_SCHEMES:
+        raise ValueError(
+            f"unsupported storage URL {url!r}: use postgresql://..., mysql://..., "
+            "sqlite:///PATH, 'memory', or no --storage for the journal file in results/"
+        )
+    try:
+        with warnings.catch_warnings():  # the heartbeat is "experimental" since Optuna 2.9
+            warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+            return RDBStorage(
+                url,
+                heartbeat_interval=heartbeat_interval,
+                grace_period=grace_period,
+                heartbeat_stale_trial_callback=RETRY,
+            )
+    except ImportError:
+        raise ValueError(
+            f"no database driver for {scheme}: install it with pip install 'holdem-lab[postgres]'"
+            if scheme == "postgresql"
+            else f"no database driver for {scheme} is installed"
+        ) from None
+    except Exception as error:  # SQLAlchemy raises many kinds: say what failed, and why
+        raise ValueError(f"cannot open the storage {_redact(url)}: {_first_line(error)}") from None
+
+
+def _redact(url: str) -> str:
+    """The URL with its password hidden."""
+    if "@" in url and "://" in url:
+        scheme, rest = url.split("://", 1)
+        credentials, host = rest.rsplit("@", 1)
+        user = credentials.split(":", 1)[0]
+        return f"{scheme}://{user}:***@{host}"
+    return url
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(getattr(error, "orig", None) or error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
+
+
+def is_shared(storage: BaseStorage) -> bool:
+    """Whether other processes can reach ``storage`` (everything but in-memory)."""
+    return not isinstance(_unwrap(storage), InMemoryStorage)
+
+
+_THREAD_LOCK = threading.Lock()
+
+
+def _unwrap(storage: BaseStorage) -> BaseStorage:
+    """The storage behind the cache ``optuna.Study`` wraps an RDB storage in."""
+    return storage._backend if isinstance(storage, _CachedStorage) else storage
+
+
+@contextlib.contextmanager
+def budget_lock(storage: BaseStorage, study_name: str) -> Iterator[None]:
+    """Hold the lock that serialises "count the trials, then ask for one" across workers."""
+    storage = _unwrap(storage)
+    if isinstance(storage, InMemoryStorage):
+        with _THREAD_LOCK:
+            yield
+        return
+    if isinstance(storage, JournalStorage):
+        backend = storage._backend  # the journal file; Optuna has no public accessor
+        path = getattr(backend, "_file_path", None)
+        if path is None:
+            raise ValueError("only journal files are supported as journal storages")
+        with _file_lock(Path(path + ".budget.lock")):
+            yield
+        return
+    if isinstance(storage, RDBStorage):
+        engine = storage.engine
+        backend = engine.url.get_backend_name()
+        if backend == "sqlite":
+            database = engine.url.database or ""
+            if not database or database == ":memory:":
+                raise ValueError("an in-memory SQLite storage cannot be shared: use 'memory'")
+            with _file_lock(Path(database + ".budget.lock")):
+                yield
+            return
+        key = zlib.crc32(f"holdem-lab budget {study_name}".encode())
+        with engine.connect() as connection:
+            from sqlalchemy import text
+
+            if backend == "postgresql":
+                connection.execute(text("SELECT pg_advisory_lock(:key)"), {"key": key})
+                try:
+                    yield
+                finally:
+                    connection.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": key})
+                return
+            if backend == "mysql":
+                name = f"holdem-lab-{key}"
+                connection.execute(text("SELECT GET_LOCK(:name, -1)"), {"name": name})
+                try:
+                    yield
+                finally:
+                    connection.execute(text("SELECT RELEASE_LOCK(:name)"), {"name": name})
+                return
+    raise ValueError(f"no budget lock for the storage {type(storage).__name__}")
+
+
+@contextlib.contextmanager
+def _file_lock(path: Path) -> Iterator[None]:
+    with path.open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def has_heartbeat(storage: BaseStorage) -> bool:
+    """Whether ``storage`` records heartbeats (an RDB storage opened by ``open_storage``)."""
+    storage = _unwrap(storage)
+    return isinstance(storage, RDBStorage) and storage.get_heartbeat_interval() is not None
+
+
+def worker_tag() -> str:
+    """``host:pid`` of this process, stored on every trial it runs."""
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def requeue_orphans(study: optuna.Study) -> list[int]:
+    """Fail and re-queue running trials whose worker on this host no longer exists.
+
+    Only for storages without a heartbeat (the journal file), where a killed worker would
+    leave its trial RUNNING forever; an RDB storage's heartbeat does this job. Its parameters are
+    queued again (system attributes ``failed_trial`` and ``retry_history``, as Optuna's
+    ``RetryHeartbeatStaleTrialCallback`` writes them), so that nothing is lost and the failed
+    attempt does not count. Returns the numbers of the trials failed.
+    """
+    if has_heartbeat(study._storage):
+        return []  # the heartbeat finds dead workers on every host
+    host = socket.gethostname()
+    failed = []
+    with budget_lock(study._storage, study.study_name):  # one worker re-queues a trial once
+        for trial in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)):
+            tag = trial.user_attrs.get("worker", "")
+            tag_host, _, pid = tag.rpartition(":")
+            if tag_host != host or not pid.isdigit() or _alive(int(pid)):
+                continue
+            study.tell(trial.number, state=TrialState.FAIL)
+            # Queue the retry exactly as the RDB heartbeat does, so that both paths read alike.
+            RETRY(study, study._storage.get_trial(trial._trial_id))
+            failed.append(trial.number)
+            logger.warning("trial %d lost its worker %s: failed and re-queued", trial.number, tag)
+    return failed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
