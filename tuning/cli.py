@@ -16,9 +16,31 @@ import sys
 from collections.abc import Callable
 
 from envs.registry import available_agents
-from tuning.commands import match
+from tuning.commands import (
+    bpp_tables,
+    compare_samplers,
+    ir_tables,
+    learning_curve,
+    loki_fit,
+    match,
+    plot,
+    train,
+    tune,
+    worker,
+)
 
-COMMANDS = (match,)
+COMMANDS = (
+    match,
+    ir_tables,
+    loki_fit,
+    tune,
+    plot,
+    worker,
+    train,
+    bpp_tables,
+    compare_samplers,
+    learning_curve,
+)
 """The sub-command modules, each with ``add_parser(sub)`` that sets ``command=run``."""
 
 
