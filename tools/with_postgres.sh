@@ -11,7 +11,12 @@
 set -euo pipefail
 
 fail() { echo "with_postgres: error: $*" >&2; exit 3; }
-server_bin() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1; }
+# The client package also fills /usr/lib/postgresql/N/bin: look for the server itself.
+server_bin() {
+  local found
+  found=$(ls -d /usr/lib/postgresql/*/bin/initdb 2>/dev/null | sort -V | tail -n 1) || return 0
+  [ -z "$found" ] || [ ! -x "${found%/initdb}/postgres" ] || dirname "$found"
+}
 
 [ $# -ge 1 ] || fail "usage: tools/with_postgres.sh COMMAND [ARGS...]"
 
