@@ -129,9 +129,10 @@ def main(argv: list[str] | None = None) -> int:
             "A step is one learner decision; opponents' decisions happen inside it, so tables",
             "with costly opponents (`rule` computes hand strength) are slower per step. The",
             "vector env runs the same per-table engine as the plain env (pure Python, one",
-            "process): it saves Gymnasium's per-table info merging and observation stacking,",
-            "not the engine's work, so it cannot be much faster than the plain loop; its use is",
-            "batching for learners. The SB3 row includes the learner's feature encoding.",
+            "process) and encodes all its tables' observations at once: it saves Gymnasium's",
+            "per-table stacking and info merging, not the engine's work, so it stays near the",
+            "plain loop, below it when the step is cheap; its use is batching for learners.",
+            "The SB3 row includes the learner's feature encoding.",
             "",
         ]
         write_section(args.write, "vector", "\n".join(lines))

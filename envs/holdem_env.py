@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -12,11 +13,12 @@ from gymnasium import spaces
 from gymnasium.error import ResetNeeded
 
 from envs.game import Hand
-from envs.observation import encode_view, history_length, observation_space
+from envs.observation import ObservationEncoder, observation_space
 from envs.protocols import SeatAgent
 from envs.render import render_view
 from envs.rules import Action, Rules
 from envs.seating import build_agents, play_turns, tell_hand_end
+from envs.view import PlayerView
 
 __all__ = ["LEARNER_SEAT", "LegalActionSpace", "LimitHoldemEnv"]
 
@@ -158,7 +160,7 @@ class LimitHoldemEnv(gym.Env[ObsType, np.int64]):
         self.action_space = LegalActionSpace(self)
         self._table: list[SeatAgent | None] = [None, *self.opponents]
         self._names = ("learner", *(agent.name for agent in self.opponents))
-        self._history_rows = history_length(rules)
+        self._encoder = ObservationEncoder(rules)
         self._hand: Hand | None = None
         self._hand_id = 0
         self._opponents_seeded = False
@@ -169,6 +171,38 @@ class LimitHoldemEnv(gym.Env[ObsType, np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[ObsType, dict[str, Any]]:
         """Deal the next hand and play until the learner is to act (see the env card)."""
+        info = self._start(seed)
+        return self._observation(), info
+
+    def step(
+        self, action: int | np.integer[Any]
+    ) -> tuple[ObsType, float, bool, bool, dict[str, Any]]:
+        """Apply the learner's action, then let the opponents act until its next turn."""
+        reward, terminated, info = self._advance(action)
+        return self._observation(), reward, terminated, False, info
+
+    def render(self) -> str | None:
+        """The table as text in ``"ansi"`` mode; ``None`` without a render mode."""
+        if self.render_mode is None or self._hand is None:
+            return None
+        return render_view(self._hand.view(LEARNER_SEAT), self._names)
+
+    def action_mask(self) -> npt.NDArray[np.int8]:
+        """1 for each legal action of the learner now (all 0 between hands)."""
+        legal: tuple[Action, ...] = ()
+        if self._hand is not None and self._hand.actor == LEARNER_SEAT:
+            legal = self._hand.legal_actions()
+        return _mask_of(legal).copy()
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The legal actions as booleans (the method sb3-contrib's ``MaskablePPO`` calls)."""
+        return self.action_mask().astype(bool)
+
+    # ------------------------------------------------------------ internals
+    # ``_start`` and ``_advance`` are ``reset`` and ``step`` without the observation, which
+    # ``LimitHoldemVectorEnv`` encodes for all its tables at once from ``_learner_view``.
+
+    def _start(self, seed: int | None) -> dict[str, Any]:
         super().reset(seed=seed)
         if seed is not None or not self._opponents_seeded:
             self._hand_id = 0
@@ -185,12 +219,9 @@ class LimitHoldemEnv(gym.Env[ObsType, np.int64]):
             tell_hand_end(hand, self._table)
             skipped.append(self._reward(hand))
         self._hand = hand
-        return self._observation(), {**self._info(), "skipped_rewards": tuple(skipped)}
+        return {**self._info(), "skipped_rewards": tuple(skipped)}
 
-    def step(
-        self, action: int | np.integer[Any]
-    ) -> tuple[ObsType, float, bool, bool, dict[str, Any]]:
-        """Apply the learner's action, then let the opponents act until its next turn."""
+    def _advance(self, action: int | np.integer[Any]) -> tuple[float, bool, dict[str, Any]]:
         hand = self._hand
         if hand is None or hand.is_over:
             raise ResetNeeded("the hand is over (or never started): call reset()")
@@ -204,29 +235,9 @@ class LimitHoldemEnv(gym.Env[ObsType, np.int64]):
                 f"illegal action {choice.name} for the learner: {error}; legal: {names}"
             ) from None
         if play_turns(hand, self._table) is not None:
-            return self._observation(), 0.0, False, False, self._info()
+            return 0.0, False, self._info()
         tell_hand_end(hand, self._table)
-        info = {**self._info(), "payoffs": hand.payoffs}
-        return self._observation(), self._reward(hand), True, False, info
-
-    def render(self) -> str | None:
-        """The table as text in ``"ansi"`` mode; ``None`` without a render mode."""
-        if self.render_mode is None or self._hand is None:
-            return None
-        return render_view(self._hand.view(LEARNER_SEAT), self._names)
-
-    def action_mask(self) -> npt.NDArray[np.int8]:
-        """1 for each legal action of the learner now (all 0 between hands)."""
-        mask = np.zeros(len(Action), dtype=np.int8)
-        if self._hand is not None and self._hand.actor == LEARNER_SEAT:
-            mask[list(self._hand.legal_actions())] = 1
-        return mask
-
-    def action_masks(self) -> npt.NDArray[np.bool_]:
-        """The legal actions as booleans (the method sb3-contrib's ``MaskablePPO`` calls)."""
-        return self.action_mask().astype(bool)
-
-    # ------------------------------------------------------------ internals
+        return self._reward(hand), True, {**self._info(), "payoffs": hand.payoffs}
 
     def _deal(self) -> Hand:
         hand_id = self._hand_id
@@ -235,9 +246,12 @@ class LimitHoldemEnv(gym.Env[ObsType, np.int64]):
         button = (LEARNER_SEAT + hand_id) % self.rules.num_seats
         return Hand(self.rules, deck, button=button, hand_id=hand_id)
 
-    def _observation(self) -> ObsType:
+    def _learner_view(self) -> PlayerView:
         assert self._hand is not None
-        return encode_view(self._hand.view(LEARNER_SEAT), self._history_rows)
+        return self._hand.view(LEARNER_SEAT)
+
+    def _observation(self) -> ObsType:
+        return self._encoder.encode(self._learner_view())
 
     def _info(self) -> dict[str, Any]:
         assert self._hand is not None
@@ -245,6 +259,14 @@ class LimitHoldemEnv(gym.Env[ObsType, np.int64]):
 
     def _reward(self, hand: Hand) -> float:
         return hand.payoffs[LEARNER_SEAT] / self.rules.big_blind
+
+
+@functools.cache
+def _mask_of(legal: tuple[Action, ...]) -> npt.NDArray[np.int8]:
+    """The mask of a set of legal actions (a handful exist: cached, copied by callers)."""
+    mask = np.zeros(len(Action), dtype=np.int8)
+    mask[list(legal)] = 1
+    return mask
 
 
 def _as_action(action: object) -> Action:

@@ -28,21 +28,34 @@ Seats are absolute seat numbers; the learner always sits in seat 0.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 from gymnasium import spaces
 
+from envs.events import Acted
 from envs.rules import Rules
 from envs.view import PlayerView
 
-__all__ = ["NO_CARD", "encode_view", "history_length", "observation_space"]
+__all__ = [
+    "NO_CARD",
+    "ObservationEncoder",
+    "encode_batch",
+    "encode_view",
+    "history_length",
+    "observation_space",
+]
 
 NO_CARD = 52
 """Placeholder for a card not (yet) visible."""
 
 HISTORY_COLUMNS = 4
 """street, seat, action, chips."""
+
+_NO_BOARD = (NO_CARD,) * 5
+_NO_PAIR = (NO_CARD, NO_CARD)
 
 
 def history_length(rules: Rules) -> int:
@@ -92,40 +105,103 @@ def observation_space(rules: Rules) -> spaces.Dict:
     )
 
 
-def encode_view(view: PlayerView, history_rows: int) -> dict[str, Any]:
-    """The observation of ``view`` (fresh arrays on every call, safe to keep).
+def encode_view(view: PlayerView, history_rows: int | None = None) -> dict[str, Any]:
+    """The observation of ``view`` (fresh arrays, safe to keep).
+
+    One-off encoding; an env encoding a seat's views hand after hand keeps an
+    ``ObservationEncoder``, which converts each public action only once.
 
     Raises:
-        ValueError: if the hand has more actions than ``history_rows`` (a bound violated).
+        ValueError: if the hand has more actions than ``history_rows`` (default: the bound of
+            ``view.rules``).
     """
-    n = view.num_seats
-    board = np.full(5, NO_CARD, dtype=np.int64)
-    board[: len(view.board)] = view.board
-    history = np.full((history_rows, HISTORY_COLUMNS), -1, dtype=np.int64)
-    if len(view.actions) > history_rows:
-        raise ValueError(
-            f"hand {view.hand_id} has {len(view.actions)} actions, more than the "
-            f"{history_rows} rows of the history"
-        )
-    if view.actions:
-        history[: len(view.actions)] = view.actions
-    shown = np.full(2 * n, NO_CARD, dtype=np.int64)
-    for seat, cards in enumerate(view.shown):
-        if cards is not None:
-            shown[2 * seat : 2 * seat + 2] = cards
+    return ObservationEncoder(view.rules, history_rows).encode(view)
+
+
+class ObservationEncoder:
+    """Encodes one seat's views, hand after hand, into observations (alone or batched).
+
+    Converting the public history (enum fields, one by one) is most of an observation's cost,
+    and within a hand the history only grows, so the encoder keeps the rows it has converted
+    and adds only the new ones. Rows are a function of the actions alone, so a kept prefix is
+    right whichever hand it came from.
+    """
+
+    def __init__(self, rules: Rules, history_rows: int | None = None) -> None:
+        self.rules = rules
+        self.history_rows = history_length(rules) if history_rows is None else history_rows
+        self._blank_history = np.full((self.history_rows, HISTORY_COLUMNS), -1, dtype=np.int64)
+        self._blank_shown = (NO_CARD,) * (2 * rules.num_seats)
+        self._history = self._blank_history.copy()
+        self._actions: tuple[Acted, ...] = ()
+
+    def encode(self, view: PlayerView) -> dict[str, Any]:
+        """The observation of ``view`` (fresh arrays, safe to keep); see the module table."""
+        return {
+            "hole": np.array(view.hole, dtype=np.int64),
+            "board": np.array(view.board + _NO_BOARD[len(view.board) :], dtype=np.int64),
+            "street": int(view.street),
+            "button": view.button,
+            "position": view.position,
+            "pot": np.array([view.pot], dtype=np.int64),
+            "to_call": np.array([view.to_call], dtype=np.int64),
+            "num_bets": view.num_bets,
+            "bets": np.array(view.bets, dtype=np.int64),
+            "contributions": np.array(view.contributions, dtype=np.int64),
+            "stacks": np.array(view.stacks, dtype=np.int64),
+            "folded": np.array(view.folded, dtype=np.int8),
+            "history": self._history_of(view).copy(),
+            "shown": np.array(self._shown_of(view), dtype=np.int64),
+        }
+
+    def _history_of(self, view: PlayerView) -> npt.NDArray[np.int64]:
+        """The encoder's own history array for ``view`` (callers copy it)."""
+        actions = view.actions
+        done = len(self._actions)
+        if len(actions) < done or actions[:done] != self._actions:
+            self._history = self._blank_history.copy()
+            self._actions = ()
+            done = 0
+        if len(actions) > done:
+            if len(actions) > self.history_rows:
+                raise ValueError(
+                    f"hand {view.hand_id} has {len(actions)} actions, more than the "
+                    f"{self.history_rows} rows of the history"
+                )
+            self._history[done : len(actions)] = [
+                (int(a.street), a.seat, int(a.action), a.amount) for a in actions[done:]
+            ]
+            self._actions = actions
+        return self._history
+
+    def _shown_of(self, view: PlayerView) -> tuple[int, ...]:
+        if not view.shown:
+            return self._blank_shown
+        return tuple(card for cards in view.shown for card in (cards or _NO_PAIR))
+
+
+def encode_batch(
+    encoders: Sequence[ObservationEncoder], views: Sequence[PlayerView]
+) -> dict[str, npt.NDArray[Any]]:
+    """The observations of ``views[i]`` (by ``encoders[i]``) stacked along a first table axis.
+
+    Equal to stacking ``encoders[i].encode(views[i])`` with the dtypes of Gymnasium's
+    ``batch_space`` (int64, ``folded`` int8), in one array call per key.
+    """
+    pairs = list(zip(encoders, views, strict=True))
     return {
-        "hole": np.array(view.hole, dtype=np.int64),
-        "board": board,
-        "street": int(view.street),
-        "button": view.button,
-        "position": view.position,
-        "pot": np.array([view.pot], dtype=np.int64),
-        "to_call": np.array([view.to_call], dtype=np.int64),
-        "num_bets": view.num_bets,
-        "bets": np.array(view.bets, dtype=np.int64),
-        "contributions": np.array(view.contributions, dtype=np.int64),
-        "stacks": np.array(view.stacks, dtype=np.int64),
-        "folded": np.array(view.folded, dtype=np.int8),
-        "history": history,
-        "shown": shown,
+        "hole": np.array([v.hole for v in views], dtype=np.int64),
+        "board": np.array([v.board + _NO_BOARD[len(v.board) :] for v in views], dtype=np.int64),
+        "street": np.array([int(v.street) for v in views], dtype=np.int64),
+        "button": np.array([v.button for v in views], dtype=np.int64),
+        "position": np.array([v.position for v in views], dtype=np.int64),
+        "pot": np.array([(v.pot,) for v in views], dtype=np.int64),
+        "to_call": np.array([(v.to_call,) for v in views], dtype=np.int64),
+        "num_bets": np.array([v.num_bets for v in views], dtype=np.int64),
+        "bets": np.array([v.bets for v in views], dtype=np.int64),
+        "contributions": np.array([v.contributions for v in views], dtype=np.int64),
+        "stacks": np.array([v.stacks for v in views], dtype=np.int64),
+        "folded": np.array([v.folded for v in views], dtype=np.int8),
+        "history": np.stack([e._history_of(v) for e, v in pairs]),
+        "shown": np.array([e._shown_of(v) for e, v in pairs], dtype=np.int64),
     }

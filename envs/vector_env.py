@@ -3,9 +3,10 @@
 ``LimitHoldemVectorEnv`` steps ``num_envs`` independent ``LimitHoldemEnv`` tables (each with
 its own opponents) and returns batched results. Its observations, rewards, terminations and
 infos are exactly those of Gymnasium's ``SyncVectorEnv`` over the same tables with the same
-seeds (``tests/test_vector_env.py`` checks it); it is faster because it writes every table's
-observation straight into the batch arrays and builds the batched infos directly instead of
-merging one info dict per table (``benchmarks/bench_vector_env.py`` measures it).
+seeds (``tests/test_vector_env.py`` checks it); it is faster because it encodes all the
+tables' observations at once (one array per key, not one per key and table, then stacked) and
+batches the infos once per key instead of merging one info dict per table
+(``benchmarks/bench_vector_env.py`` measures it).
 
 The default autoreset mode is ``SAME_STEP``, unlike Gymnasium's ``NEXT_STEP`` default: an
 episode is one hand of one to a few learner decisions, so ``NEXT_STEP``'s extra reset step
@@ -35,6 +36,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from envs.holdem_env import LimitHoldemEnv
+from envs.observation import encode_batch
 from envs.protocols import SeatAgent
 from envs.rules import Rules
 
@@ -116,13 +118,12 @@ class LimitHoldemVectorEnv(VectorEnv):
         for i, env in enumerate(self.envs):
             if mask is not None and not mask[i]:
                 continue
-            obs, info = env.reset(seed=seeds[i], options=options or None)
-            batch.add(i, obs, info)
+            batch.add(i, env, env._start(seeds[i]))
         if mask is None:
             self._autoreset[:] = False
         else:
             self._autoreset[mask] = False
-        return batch.observations(self.single_observation_space), batch.infos
+        return batch.observations(self.single_observation_space), batch.infos()
 
     def step(
         self, actions: npt.ArrayLike
@@ -148,20 +149,20 @@ class LimitHoldemVectorEnv(VectorEnv):
                         f"table {i} finished its hand: reset it with "
                         "options={'reset_mask': ...} before stepping it (DISABLED autoreset)"
                     )
-                obs, info = env.reset()  # NEXT_STEP: this step only starts the next hand
+                info = env._start(None)  # NEXT_STEP: this step only starts the next hand
             else:
-                obs, rewards[i], terminated[i], _, info = env.step(actions[i])
+                rewards[i], terminated[i], info = env._advance(actions[i])
                 if terminated[i] and mode is AutoresetMode.SAME_STEP:
-                    batch.add_final(i, obs, info)
-                    obs, info = env.reset()
-            batch.add(i, obs, info)
+                    batch.add_final(i, env._observation(), info)
+                    info = env._start(None)
+            batch.add(i, env, info)
         # SAME_STEP has already started the next hands; the other modes start them later.
         self._autoreset = terminated.copy()
         if mode is AutoresetMode.SAME_STEP:
             self._autoreset[:] = False
         truncated = np.zeros(self.num_envs, dtype=bool)  # a hand is never truncated
         obs_batch = batch.observations(self.single_observation_space)
-        return obs_batch, rewards, terminated, truncated, batch.infos
+        return obs_batch, rewards, terminated, truncated, batch.infos()
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """``(num_envs, 3)`` legal actions of every table now (sb3-contrib's convention)."""
@@ -216,18 +217,18 @@ class _Batch:
 
     def __init__(self, num_envs: int) -> None:
         self.num_envs = num_envs
-        self.obs: list[dict[str, Any] | None] = [None] * num_envs
+        self.tables: list[LimitHoldemEnv | None] = [None] * num_envs
         self.info: list[dict[str, Any] | None] = [None] * num_envs
         self.final: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {}
 
-    def add(self, i: int, obs: dict[str, Any], info: dict[str, Any]) -> None:
-        self.obs[i] = obs
+    def add(self, i: int, env: LimitHoldemEnv, info: dict[str, Any]) -> None:
+        """Table ``i``'s info now; its observation is encoded with the others'."""
+        self.tables[i] = env
         self.info[i] = info
 
     def add_final(self, i: int, obs: dict[str, Any], info: dict[str, Any]) -> None:
         self.final[i] = (obs, info)
 
-    @property
     def infos(self) -> dict[str, Any]:
         infos = _batch_infos(self.info, self.num_envs)
         if self.final:
@@ -245,16 +246,17 @@ class _Batch:
 
     def observations(self, space: Any) -> dict[str, Any]:
         """Fresh batch arrays (safe to keep); tables not reset keep zeros, as in Gymnasium."""
-        present = [i for i, o in enumerate(self.obs) if o is not None]
-        rows = [self.obs[i] for i in present]
+        present = [i for i, env in enumerate(self.tables) if env is not None]
+        tables = [env for env in self.tables if env is not None]
+        batch = encode_batch(
+            [env._encoder for env in tables], [env._learner_view() for env in tables]
+        )
+        if len(present) == self.num_envs:
+            return batch
         out: dict[str, Any] = {}
         for key, sub in space.spaces.items():
-            values = np.array([row[key] for row in rows if row is not None], dtype=sub.dtype)
-            if len(present) == self.num_envs:
-                out[key] = values
-            else:
-                out[key] = np.zeros((self.num_envs, *sub.shape), dtype=sub.dtype)
-                out[key][present] = values
+            out[key] = np.zeros((self.num_envs, *sub.shape), dtype=sub.dtype)
+            out[key][present] = batch[key]
         return out
 
 

@@ -1,7 +1,7 @@
 """A trained masked-PPO policy seated as an agent, for the match runner and the env's seats.
 
 ``PolicyAgent`` encodes its ``PlayerView`` exactly as the env encodes the learner's seat
-(``envs.observation.encode_view``, then ``FeatureEncoder``), masks the policy's action
+(``envs.observation.ObservationEncoder``, then ``FeatureEncoder``), masks the policy's action
 distribution with ``view.legal_actions`` and plays the most probable legal action
 (``deterministic=True``, the default) or draws one with its own generator. It does not learn
 during a match; training happens in ``tuning.training.trainer``.
@@ -16,7 +16,7 @@ import numpy.typing as npt
 import torch
 
 from agents.base import Agent, legal_actions
-from envs.observation import encode_view, history_length
+from envs.observation import ObservationEncoder
 from envs.rules import Action
 from envs.view import PlayerView
 from tuning.training.features import FeatureEncoder
@@ -43,13 +43,16 @@ class PolicyAgent(Agent):
         self.deterministic = deterministic
         self.name = name
         self._encoder: FeatureEncoder | None = None
+        self._observations: ObservationEncoder | None = None
 
     def probabilities(self, view: PlayerView) -> npt.NDArray[np.float64]:
         """The policy's probability of fold, check/call and bet/raise, illegal ones zero."""
         legal = legal_actions(view)
         if self._encoder is None or self._encoder.rules != view.rules:
             self._encoder = FeatureEncoder(view.rules)
-        obs = encode_view(view, history_length(view.rules))
+            self._observations = ObservationEncoder(view.rules)
+        assert self._observations is not None
+        obs = self._observations.encode(view)
         features = self._encoder.encode_one(obs)[None]
         mask = np.zeros((1, len(Action)), dtype=bool)
         mask[0, list(legal)] = True
