@@ -110,8 +110,7 @@ class LimitHoldemVectorEnv(VectorEnv):
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         """Reset every table (or those of ``options["reset_mask"]``); seeds as in the docstring."""
         seeds = self._seeds(seed)
-        options = dict(options or {})
-        mask = _reset_mask(options.pop("reset_mask", None), self.num_envs)
+        mask = _reset_mask((options or {}).get("reset_mask"), self.num_envs)
         first_seed = seeds[0] if isinstance(seed, int) else None
         super().reset(seed=first_seed)
         batch = _Batch(self.num_envs)

@@ -15,7 +15,6 @@ fitted to the deals the sampler saw.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from enum import IntEnum
 from typing import Any
@@ -126,10 +125,3 @@ def play_block(
         )
         per_opponent.append(result.deal_chips[:, 0] / (2 * protocol.small_bet))
     return np.mean(per_opponent, axis=0)
-
-
-def play_blocks(
-    params: BPPParams, protocol: Protocol, namespace: Namespace, blocks: Sequence[int]
-) -> npt.NDArray[np.float64]:
-    """Per-deal results of several blocks, concatenated in the given block order."""
-    return np.concatenate([play_block(params, protocol, namespace, b) for b in blocks])

@@ -88,7 +88,6 @@ class GreedySampler(BaseSampler):
     def __init__(self, *, seed: int | None = None, step: float = 0.1) -> None:
         if not 0.0 < step <= 1.0:
             raise ValueError(f"step must be in (0, 1], got {step}")
-        self._seed = seed
         self._rng = np.random.default_rng(seed)
         self._step = step
         self._random = RandomSampler(seed=seed)

@@ -8,7 +8,7 @@ Simulations in Poker*. "Ours" marks a value the papers do not give, with how it 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum, IntEnum
+from enum import Enum
 
 __all__ = [
     "DEFAULT_FREQUENCIES",
@@ -55,14 +55,6 @@ class Reweighting(Enum):
     """Loki-1: the ramp around the threshold implied by the action frequencies."""
     TRIPLES = "triples"
     """Loki-2: weight times the probability triple's entry of the observed action ("R")."""
-
-
-class Context(IntEnum):
-    """Bets to call, the context of the default frequencies [PAPP-B]."""
-
-    NONE = 0
-    ONE = 1
-    TWO_OR_MORE = 2
 
 
 DEFAULT_FREQUENCIES: tuple[tuple[float, float, float], ...] = (
