@@ -360,29 +360,18 @@ class Hand:
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` may know now; after the hand, with the cards shown down."""
         # Positional construction: the engine builds one view per decision (hot path).
+        shown: tuple[tuple[int, int] | None, ...]
+        payoffs: tuple[int, ...]
         if self._payoffs is None:
             queue = self._queue
-            return PlayerView(
-                self.rules,
-                self.hand_id,
-                seat,
-                self.button,
-                self.hole(seat),
-                self.board,
-                self.street,
-                tuple(self._actions),
-                tuple(self._blinds),
-                tuple(self.bets),
-                tuple(self.contributions),
-                tuple(self.stacks),
-                tuple(self._folded),
-                self.num_bets,
-                self.to_call(seat),
-                self.legal_actions() if queue and queue[0] == seat else (),
-            )
-        if self._shown is None:
-            cards = {e.seat: e.cards for e in self._events if type(e) is ShowedDown}
-            self._shown = tuple(cards.get(s) for s in range(self.num_seats))
+            to_call = self.to_call(seat)
+            legal = self.legal_actions() if queue and queue[0] == seat else ()
+            terminal, shown, payoffs = False, (), ()
+        else:
+            if self._shown is None:
+                cards = {e.seat: e.cards for e in self._events if type(e) is ShowedDown}
+                self._shown = tuple(cards.get(s) for s in range(self.num_seats))
+            to_call, legal, terminal, shown, payoffs = 0, (), True, self._shown, self._payoffs
         return PlayerView(
             self.rules,
             self.hand_id,
@@ -398,11 +387,11 @@ class Hand:
             tuple(self.stacks),
             tuple(self._folded),
             self.num_bets,
-            0,
-            (),
-            True,
-            self._shown,
-            self._payoffs,
+            to_call,
+            legal,
+            terminal,
+            shown,
+            payoffs,
         )
 
     def to_acpc(self, names: Sequence[str] | None = None) -> str:
