@@ -6,20 +6,18 @@ import argparse
 
 
 def positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
+    return _whole_number(text, minimum=1, requirement="must be at least 1")
 
 
 def seed(text: str) -> int:
+    return _whole_number(text, minimum=0, requirement="must be non-negative")
+
+
+def _whole_number(text: str, *, minimum: int, requirement: str) -> int:
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be non-negative, got {value}")
+    if value < minimum:
+        raise argparse.ArgumentTypeError(f"{requirement}, got {value}")
     return value
