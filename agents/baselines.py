@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from agents.base import Agent, legal_actions
-from agents.features import hand_strength
+from agents.strength import hand_strength
 from envs.rules import Action, Street
 from envs.view import PlayerView
 
@@ -115,7 +115,7 @@ class RuleAgent(Agent):
     Pre-flop it follows ``preflop_class`` on its two hole cards: raise with the strong
     starting hands (calling once the betting is capped), call with the playable ones, and
     check if free or else fold with the rest. After the flop it computes the exact hand
-    strength HS (``agents.features.hand_strength``: the fraction of opponent holdings it beats
+    strength HS (``agents.strength.hand_strength``: the fraction of opponent holdings it beats
     now, ties half) and
 
     * bets or raises when HS >= ``raise_threshold`` (calls if the cap is reached);

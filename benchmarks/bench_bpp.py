@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_engine import write_section
 
 from agents.bpp import BPPAgent
-from agents.bpp_network import shipped_network
+from agents.bpp.network import shipped_network
 from envs.game import Hand
 from envs.match import deal_deck, play_match
 from envs.rules import Rules

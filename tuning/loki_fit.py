@@ -19,7 +19,7 @@ hands (VPIP 18 / 21 / 24%, Papp section 6.1). Pre-flop decisions do not depend o
 the flop nor on opponent modelling, so the self-play stops at the flop, with the same seeded
 deals for every trial (common random numbers make VPIP monotone in ``delta``).
 
-**PPOTc**: the out weights of ``agents.ppotc`` by non-negative least squares against exact
+**PPOTc**: the out weights of ``agents.strength.ppotc`` by non-negative least squares against exact
 PPOT1 on random flops and turns, with the agreement measured on other boards.
 """
 
@@ -31,7 +31,6 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from agents.income_rate import load_income_rates
 from agents.loki.params import Tightness
 from agents.loki.preflop import (
     Group,
@@ -40,6 +39,7 @@ from agents.loki.preflop import (
     preflop_action,
     select_strategy,
 )
+from agents.strength.income_rate import load_income_rates
 from envs.events import Acted
 from envs.game import Hand
 from envs.match import deal_deck
@@ -201,8 +201,8 @@ def fit_ppotc(
     of ``boards`` *other* boards whose PPOTc is within 0.05 of exact PPOT1, ``mae`` the mean
     absolute difference.
     """
-    from agents.potential import ppot1_all
-    from agents.ppotc import out_features
+    from agents.strength.potential import ppot1_all
+    from agents.strength.ppotc import out_features
 
     rng = np.random.default_rng(np.random.SeedSequence([seed, 7]))
     result = {}

@@ -6,7 +6,6 @@ import numpy as np
 import numpy.typing as npt
 
 from agents.base import Agent, legal_actions
-from agents.features import ehs_prime, hand_potential, hand_strength
 from agents.loki.history import replay
 from agents.loki.opponents import OpponentModels, later_bets
 from agents.loki.params import Betting, LokiParams, Modelling, Reweighting, Tightness
@@ -18,6 +17,7 @@ from agents.loki.preflop import (
     preflop_action,
     select_strategy,
 )
+from agents.strength import ehs_prime, hand_potential, hand_strength
 from envs.rules import Action, Street
 from envs.view import PlayerView
 
@@ -67,7 +67,7 @@ class Loki(Agent):
       each agent in its seat for a whole pass.
     * Post-flop re-weighting rates each holding as its owner sees the board (HS1 excludes only
       the board and the holding, not Loki's cards), so the values are shared by every seat;
-      PPOTc is our reconstruction (``agents.ppotc``). Checks re-weight nothing (Loki-1
+      PPOTc is our reconstruction (``agents.strength.ppotc``). Checks re-weight nothing (Loki-1
       ignores them); mu = fold frequency for a call, fold + call for a bet or raise.
     * Frequencies blend with the defaults recursively over rounds (papers.md 4.3).
     """

@@ -20,8 +20,8 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
-from agents.features import hand_strength_all, ppot_c
 from agents.loki.params import LokiParams, Modelling
+from agents.strength import hand_strength_all, ppot_c
 from envs.rules import Action, Street
 
 __all__ = ["ActionFrequencies", "board_values", "ramp", "threshold"]

@@ -20,13 +20,13 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from agents.features import ehs_prime, field_weights
-from agents.holdings import NUM_HOLDINGS
-from agents.income_rate import load_income_rates
 from agents.loki.history import Decision
 from agents.loki.modelling import ActionFrequencies, board_values, ramp, threshold
 from agents.loki.params import LokiParams, Modelling, Reweighting
 from agents.loki.postflop import Rules, Spot, probability_triples
+from agents.strength import ehs_prime, field_weights
+from agents.strength.holdings import NUM_HOLDINGS
+from agents.strength.income_rate import load_income_rates
 from envs.rules import Action, Street
 from envs.rules import Rules as GameRules
 

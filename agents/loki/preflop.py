@@ -15,7 +15,7 @@ At its first pre-flop decision Loki picks one strategy and follows it for the re
    Call1], else Make0).
 
 Only the tight / "3-4 players" row of Table B.1 survives; the shipped table keeps it and fits the
-rest (``tuning/commands/loki_fit.py``), see ``agents/data/loki_preflop.json``.
+rest (``tuning/cli/loki_fit.py``), see ``agents/data/loki_preflop.json``.
 """
 
 from __future__ import annotations
@@ -28,9 +28,9 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from agents.holdings import PAIR_INDEX
-from agents.income_rate import load_income_rates
 from agents.loki.params import Tightness
+from agents.strength.holdings import PAIR_INDEX
+from agents.strength.income_rate import load_income_rates
 from envs.rules import Action, Street
 from envs.view import PlayerView
 

@@ -20,7 +20,7 @@ alone, see ``envs.observation``), for one observation or a batch, identically in
   (checks included) / their most |
 | hand strength | 2 | post-flop HS against one random holding, and HS ** opponents in |
 
-Hand strength (``agents.features.hand_strength``, Loki's HS1) is the one computed feature: an
+Hand strength (``agents.strength.hand_strength``, Loki's HS1) is the one computed feature: an
 MLP learns card combinations slowly, and HS is what the rule-based agents of the papers start
 from; pre-flop it is 0 and the rank block carries the information.
 """
@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from agents.features import hand_strength
+from agents.strength import hand_strength
 from envs.cards import DECK_SIZE
 from envs.observation import NO_CARD
 from envs.rules import Action, Rules

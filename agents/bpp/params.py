@@ -1,0 +1,129 @@
+"""``BPPParams``: the tunable numbers of the decision-network BPP (what issue 5's study tunes).
+
+Carlton's tuned values (his Tables 4 and 5) were not retrieved (papers.md 7.2), so every
+default below is ours; together they are the baseline a tuning study must beat. How each was
+chosen is in its field's docstring and in ``results/bpp.md``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields
+from typing import Any, Literal
+
+__all__ = ["ROUND_NAMES", "BPPParams", "Rounds", "per_round"]
+
+ROUND_NAMES = ("preflop", "flop", "turn", "river")
+"""Round suffixes of the flat keys of ``BPPParams.to_dict``."""
+
+Rounds = tuple[float, float, float, float]
+"""One value per round, pre-flop to river."""
+Sign = Literal["positive", "non-negative", "any"]
+_PER_ROUND = ("alpha", "alpha_prime", "fp", "cp")
+_SCALARS = ("bluff_rate", "prior_weight")
+
+
+def per_round(name: str, value: object, *, sign: Sign) -> Rounds:
+    """``value`` (a number, or four numbers) as four floats, one per round; else ValueError.
+
+    ``sign`` is what each value must be: ``"positive"``, ``"non-negative"`` or ``"any"``.
+    """
+    values: tuple[object, ...]
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        values = (value,) * 4
+    elif isinstance(value, tuple | list):
+        values = tuple(value)
+    else:
+        raise ValueError(f"{name} must be a number or 4 numbers (one per round), got {value!r}")
+    if len(values) != 4:
+        raise ValueError(f"{name} needs 4 values (one per round), got {len(values)}: {value!r}")
+    out = []
+    for round_name, v in zip(ROUND_NAMES, values, strict=True):
+        if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
+            raise ValueError(f"{name}[{round_name}] must be a finite number, got {v!r}")
+        if sign == "positive" and not v > 0:
+            raise ValueError(f"{name}[{round_name}] must be positive, got {v!r}")
+        if sign == "non-negative" and v < 0:
+            raise ValueError(f"{name}[{round_name}] must not be negative, got {v!r}")
+        out.append(float(v))
+    return (out[0], out[1], out[2], out[3])
+
+
+@dataclass(frozen=True, kw_only=True)
+class BPPParams:
+    """Parameters of ``BPPAgent``; the four per-round fields accept one number for all rounds.
+
+    >>> BPPParams(alpha=0.5).alpha
+    (0.5, 0.5, 0.5, 0.5)
+    >>> BPPParams(fp=(1, 2, 3))
+    Traceback (most recent call last):
+      ...
+    ValueError: fp needs 4 values (one per round), got 3: (1, 2, 3)
+    """
+
+    alpha: Rounds = (1.0, 1.0, 1.0, 1.0)
+    """Future bets per remaining round if BPP passes (Carlton eq. 3); ours: one bet per
+    remaining round, the best alpha of a 16-point pilot grid against bpp-curves
+    (alpha in {0.5, 1, 1.5}, results/bpp.md)."""
+    alpha_prime: Rounds = (1.0, 1.0, 1.0, 1.0)
+    """Future bets per remaining round if BPP bets (Carlton eq. 2); ours: one full bet per
+    remaining round (papers.md 7.2's reading of alpha' = 1), best of the pilot grid
+    (alpha' in {1, 1.25, 1.5}); alpha' >= alpha as the thesis expects."""
+    fp: Rounds = (4.0, 4.0, 4.0, 4.0)
+    """Steepness of the fold curve per round (Carlton eq. 8); ours: 4 folds 1.8% of the time
+    when passing is worth one bet more than folding; the pilot grid (fp = cp in {1, 2, 4, 8})
+    lost with 1, broke even with 2 and won with 4 and 8 (equal within noise)."""
+    cp: Rounds = (4.0, 4.0, 4.0, 4.0)
+    """Steepness of the call curve per round (Carlton eq. 9); ours, chosen with fp."""
+    bluff_rate: float = 0.05
+    """Probability of betting or raising regardless on the river, the original BPP's bluff
+    (Carlton 2000, section "Bluffing": 5% in the last round)."""
+    prior_weight: float = 10.0
+    """Pseudo-observations of the generic opponent prior per (round, type, decision); ours:
+    a type seen ten times at showdown is half learned (``agents.bpp.opponent``)."""
+
+    def __post_init__(self) -> None:
+        for name in _PER_ROUND:
+            sign: Sign = "positive" if name in ("fp", "cp") else "non-negative"
+            object.__setattr__(self, name, per_round(name, getattr(self, name), sign=sign))
+        rate = self.bluff_rate
+        if isinstance(rate, bool) or not isinstance(rate, int | float) or not 0 <= rate <= 1:
+            raise ValueError(f"bluff_rate must be a probability in [0, 1], got {rate!r}")
+        weight = self.prior_weight
+        if isinstance(weight, bool) or not isinstance(weight, int | float):
+            raise ValueError(f"prior_weight must be a number, got {weight!r}")
+        if not (math.isfinite(weight) and weight > 0):
+            raise ValueError(f"prior_weight must be positive and finite, got {weight!r}")
+        object.__setattr__(self, "bluff_rate", float(rate))
+        object.__setattr__(self, "prior_weight", float(weight))
+
+    def to_dict(self) -> dict[str, float]:
+        """Flat JSON-friendly values: ``alpha_preflop`` .. ``cp_river``, then the scalars."""
+        flat: dict[str, float] = {}
+        for name in _PER_ROUND:
+            for round_name, value in zip(ROUND_NAMES, getattr(self, name), strict=True):
+                flat[f"{name}_{round_name}"] = value
+        for name in _SCALARS:
+            flat[name] = getattr(self, name)
+        return flat
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> BPPParams:
+        """Inverse of ``to_dict``; missing keys keep their defaults, unknown keys raise."""
+        known = {f"{n}_{r}" for n in _PER_ROUND for r in ROUND_NAMES} | set(_SCALARS)
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(f"unknown BPPParams keys {unknown}; known keys: {sorted(known)}")
+        defaults = cls()
+        kwargs: dict[str, Any] = {
+            name: data.get(name, getattr(defaults, name)) for name in _SCALARS
+        }
+        for name in _PER_ROUND:
+            kwargs[name] = tuple(
+                data.get(f"{name}_{r}", getattr(defaults, name)[i])
+                for i, r in enumerate(ROUND_NAMES)
+            )
+        return cls(**kwargs)
+
+
+assert {f.name for f in fields(BPPParams)} == set(_PER_ROUND) | set(_SCALARS)

@@ -1,0 +1,109 @@
+"""BPP hand types and board classes: examples, known counts, scalar against vectorised."""
+
+from __future__ import annotations
+
+from itertools import combinations
+from math import comb
+
+import numpy as np
+import pytest
+
+from agents.bpp.hand_types import (
+    NUM_BOARD_CLASSES,
+    HandType,
+    board_class,
+    board_classes,
+    hand_type,
+    hand_types,
+    type_by_rank,
+)
+from envs.cards import parse_cards
+from envs.evaluator import evaluate
+
+H = HandType
+
+
+@pytest.mark.parametrize(
+    ("cards", "expected"),
+    [
+        ("AsKd", H.BUSTED_ACE),
+        ("8c7d", H.BUSTED_LOW),
+        ("9c2d", H.BUSTED_MEDIUM),
+        ("JcTd", H.BUSTED_MEDIUM),
+        ("Qc3d", H.BUSTED_QUEEN),
+        ("2c2d", H.PAIR_2),
+        ("AhAd", H.PAIR_A),
+        ("7c7d2h9sJd", H.PAIR_7),
+        ("AsKdQhJc2d", H.STRAIGHT_DRAW),  # four of the T-A window
+        ("As2d3h4c9d", H.STRAIGHT_DRAW),  # the wheel window
+        ("As9s2s5sKd", H.FLUSH_DRAW),
+        ("As9s2s5sKdQc", H.FLUSH_DRAW),
+        ("As9s2s5sKdQcJh", H.BUSTED_ACE),  # no draws on the river
+        ("As9s2s5sAd", H.PAIR_A),  # a made pair keeps its type even with a draw
+        ("2c3d4h5s6d", H.STRAIGHT),
+        ("KcKdKh2s2d", H.FULL_HOUSE),
+        ("KcKd2h2s9d", H.TWO_PAIR),
+        ("AsKsQsJsTs2d3c", H.STRAIGHT_FLUSH),
+    ],
+)
+def test_hand_type_examples(cards: str, expected: HandType) -> None:
+    assert hand_type(parse_cards(cards)) == expected
+
+
+@pytest.mark.parametrize(
+    ("board", "kind", "texture"),
+    [
+        ("", H.BUSTED_LOW, 0),
+        ("2c7d9h", H.BUSTED_MEDIUM, 0),
+        ("2c7c9h", H.BUSTED_MEDIUM, 1),
+        ("AsAdKs", H.PAIR_A, 1),
+        ("AsAdKsKd", H.TWO_PAIR, 1),
+        ("2c2d2h2s", H.FOUR_OF_A_KIND, 0),
+        ("QsJsTs", H.BUSTED_QUEEN, 2),
+        ("AsKsQsJs9s", H.FLUSH, 3),
+    ],
+)
+def test_board_class_examples(board: str, kind: HandType, texture: int) -> None:
+    assert board_class(parse_cards(board)) == 4 * kind + texture
+
+
+def test_five_card_type_counts_match_combinatorics() -> None:
+    """Over all 2,598,960 hands: the standard category counts, each pair rank 1/13 of the
+    pairs, and busted hands by top card from C(top, 4) rank sets less the straights."""
+    hands = np.array(list(combinations(range(52), 5)), dtype=np.uint8)
+    counts = np.bincount(type_by_rank()[evaluate(hands)], minlength=25)
+    assert counts[H.STRAIGHT_FLUSH] == 40
+    assert counts[H.FOUR_OF_A_KIND] == 624
+    assert counts[H.FULL_HOUSE] == 3744
+    assert counts[H.FLUSH] == 5108
+    assert counts[H.STRAIGHT] == 10200
+    assert counts[H.THREE_OF_A_KIND] == 54912
+    assert counts[H.TWO_PAIR] == 123552
+    assert list(counts[H.PAIR_2 : H.PAIR_A + 1]) == [1098240 // 13] * 13
+    suits = 4**5 - 4  # not all one suit
+    by_top = [0] * 13
+    for top in range(4, 13):  # the top card of 5 distinct ranks is at least a six
+        straights = 1 if top >= 4 else 0  # the straight ending at `top`
+        wheel = 1 if top == 12 else 0  # A-5-4-3-2 has the ace on top
+        by_top[top] = (comb(top, 4) - straights - wheel) * suits
+    busted = [sum(by_top[:7]), sum(by_top[7:10]), by_top[10], by_top[11], by_top[12]]
+    assert list(counts[H.BUSTED_LOW : H.BUSTED_ACE + 1]) == busted
+
+
+@pytest.mark.parametrize("width", [2, 5, 6, 7])
+def test_vectorised_hand_types_match_the_scalar_ones(width: int) -> None:
+    rng = np.random.default_rng(width)
+    cards = np.array([rng.permutation(52)[:width] for _ in range(3000)], dtype=np.uint8)
+    expected = [hand_type([int(c) for c in row]) for row in cards]
+    assert hand_types(cards).tolist() == expected
+
+
+@pytest.mark.parametrize("width", [0, 3, 4, 5])
+def test_vectorised_board_classes_match_the_scalar_ones(width: int) -> None:
+    rng = np.random.default_rng(10 + width)
+    cards = np.array([rng.permutation(52)[:width] for _ in range(3000)], dtype=np.uint8)
+    cards = cards.reshape(3000, width)
+    expected = [board_class([int(c) for c in row]) for row in cards]
+    got = board_classes(cards)
+    assert got.tolist() == expected
+    assert got.min() >= 0 and got.max() < NUM_BOARD_CLASSES

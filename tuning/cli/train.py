@@ -1,0 +1,112 @@
+"""``holdem-lab train``: a masked-PPO learner against fixed opponents (needs the ``rl`` extra).
+
+    holdem-lab train --opponents call --steps 200000 --seed 1
+    holdem-lab train --resume results/ppo-call-s1 --steps 400000
+
+Torch and sb3-contrib are imported inside ``run`` only, so the other commands stay fast and
+work without the extra.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from envs.registry import available_agents
+from tuning.cli._args import positive_int, seed
+
+DEFAULT_ROOT = Path("results")
+"""New runs go to ``results/ppo-<opponents>-s<seed>`` unless ``--run-dir`` says otherwise."""
+
+
+def add_parser(sub: Any) -> None:
+    """Add the ``train`` sub-command to ``sub`` (an argparse sub-parsers action)."""
+    train = sub.add_parser(
+        "train",
+        help="train a masked PPO learner against fixed opponents (needs holdem-lab[rl])",
+        description=(
+            "Train a masked PPO learner (sb3-contrib) in seat 0 against the given opponents, "
+            "evaluate it at checkpoints with the duplicate match runner on held-out deals, and "
+            "save the model, the learning curve (CSV and PNG) and a summary in the run "
+            "directory. --resume continues a saved run."
+        ),
+    )
+    train.add_argument("--opponents", nargs="+", metavar="AGENT", help="registered agent names")
+    train.add_argument("--steps", type=positive_int, help="learner decisions to train for in all")
+    train.add_argument("--seed", type=seed, help="root seed (>= 0)")
+    train.add_argument("--run-dir", type=Path, help="where to save (default results/ppo-...)")
+    train.add_argument("--resume", type=Path, metavar="RUN_DIR", help="continue this saved run")
+    train.add_argument("--num-envs", type=positive_int, default=8, help="tables stepped together")
+    train.add_argument(
+        "--eval-every", type=positive_int, default=25_000, help="timesteps between checkpoints"
+    )
+    train.add_argument(
+        "--eval-hands", type=positive_int, default=4_000, help="hands per checkpoint evaluation"
+    )
+    train.add_argument(
+        "--final-eval-hands", type=positive_int, default=20_000, help="hands of the final match"
+    )
+    train.add_argument(
+        "--ent-coef", type=float, default=0.3, help="PPO entropy bonus (default 0.3)"
+    )
+    train.add_argument(
+        "--learning-rate", type=float, default=3e-4, help="Adam step size (default 3e-4)"
+    )
+    train.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
+    train.set_defaults(command=run, parser=train)
+
+
+def run(args: argparse.Namespace) -> int:
+    parser: argparse.ArgumentParser = args.parser
+    if args.resume is None:
+        missing = [f"--{n}" for n in ("opponents", "steps", "seed") if getattr(args, n) is None]
+        if missing:
+            parser.error(f"a new run needs {', '.join(missing)} (or --resume RUN_DIR)")
+        known = available_agents()
+        unknown = [name for name in args.opponents if name not in known]
+        if unknown:
+            parser.error(
+                f"unknown agent {', '.join(map(repr, unknown))}; registered agents: "
+                f"{', '.join(known)}"
+            )
+    elif args.opponents is not None or args.seed is not None or args.run_dir is not None:
+        parser.error("--resume takes the run's own opponents, seed and directory; give --steps")
+    try:
+        from tuning.training.config import TrainConfig
+        from tuning.training.trainer import resume, train
+    except ImportError as error:
+        sys.stderr.write(
+            f"holdem-lab train: error: {error}; install the extra: pip install 'holdem-lab[rl]'\n"
+        )
+        return 1
+    try:
+        if args.resume is not None:
+            result = resume(args.resume, steps=args.steps, progress=not args.quiet)
+        else:
+            config = TrainConfig(
+                opponents=tuple(args.opponents),
+                steps=args.steps,
+                seed=args.seed,
+                num_envs=args.num_envs,
+                eval_every=args.eval_every,
+                eval_hands=args.eval_hands,
+                final_eval_hands=args.final_eval_hands,
+                ent_coef=args.ent_coef,
+                learning_rate=args.learning_rate,
+            )
+            run_dir = args.run_dir or DEFAULT_ROOT / (
+                f"ppo-{'-'.join(args.opponents)}-s{args.seed}"
+            )
+            result = train(config, run_dir, progress=not args.quiet)
+    except (ValueError, FileExistsError, FileNotFoundError) as error:
+        sys.stderr.write(f"holdem-lab train: error: {error}\n")
+        return 1
+    final = result.final
+    ci = f"[{final.ci[0]:+.3f}, {final.ci[1]:+.3f}]" if final.ci else "n/a"
+    sys.stdout.write(
+        f"{result.run_dir}: {result.timesteps:,} steps, {result.hands:,} training hands; "
+        f"final {final.hands:,} held-out hands: {final.sb_per_hand:+.3f} sb/hand, 95% CI {ci}\n"
+    )
+    return 0
