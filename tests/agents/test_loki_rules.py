@@ -8,13 +8,12 @@ import pytest
 from agents.loki.history import replay
 from agents.loki.modelling import ActionFrequencies, ramp, threshold
 from agents.loki.params import DEFAULT_FREQUENCIES, LokiParams, Modelling, Tightness
-from agents.loki.postflop import Rules, Spot, probability_triples, rule_action
+from agents.loki.postflop import BettingThresholds, Spot, probability_triples, rule_action
 from envs.cards import parse_cards
 from envs.game import Hand
-from envs.rules import Action, Street
-from envs.rules import Rules as GameRules
+from envs.rules import Action, Rules, Street
 
-RULES = Rules(make1=0.50, make2=0.85)
+RULES = BettingThresholds(make1=0.50, make2=0.85)
 
 
 def spot(**changes: object) -> Spot:
@@ -81,7 +80,9 @@ def test_showdown_odds_and_switches() -> None:
     # cost 2 + 8 = 10 over 20 + 10 + 2 x 8 = 46: call from HSn 0.22 on.
     assert act(0.3, where, hsn=0.22, ppot=0.0) == Action.CALL
     assert act(0.3, where, hsn=0.21, ppot=0.0) == Action.FOLD
-    off = Rules(make1=0.5, make2=0.85, showdown_odds=False, pot_odds=False, semi_bluff=False)
+    off = BettingThresholds(
+        make1=0.5, make2=0.85, showdown_odds=False, pot_odds=False, semi_bluff=False
+    )
     assert rule_action(0.22, 0.9, 0.3, where, off) == Action.FOLD
     assert rule_action(0.22, 0.9, 0.3, spot(), off) == Action.CALL  # checks, never folds free
 
@@ -153,7 +154,7 @@ def test_frequencies_generic_and_specific() -> None:
 
 
 def test_replay_reconstructs_each_seats_situation() -> None:
-    rules = GameRules(num_seats=3)
+    rules = Rules(num_seats=3)
     deck = list(parse_cards("AsKs QhQd 7c2d 2s3s4s 5h 6h")) + list(range(20, 30))
     hand = Hand(rules, deck, button=0)
     for action in (Action.RAISE, Action.CALL, Action.RAISE, Action.FOLD, Action.CALL):
