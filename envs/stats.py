@@ -156,7 +156,7 @@ class PlayerTally:
         flop = False
         for event in events:
             if type(event) is Acted:
-                street, seat, action, amount = event
+                street, seat, action, amount = event.street, event.seat, event.action, event.amount
                 if street == Street.PREFLOP:
                     if action == Action.RAISE:
                         vpip[seat] = pfr[seat] = True
