@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import logging
 import math
-import numbers
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -44,6 +43,7 @@ from envs.protocols import SeatAgent
 from envs.rules import Rules
 from envs.seating import build_agents, play_turns, tell_hand_end
 from envs.stats import PlayerTally, mean_estimate
+from envs.validation import whole_number
 
 __all__ = ["AgentResult", "MatchResult", "deal_deck", "play_match"]
 
@@ -192,8 +192,8 @@ def play_match(
     """
     seated = build_agents(agents)
     n = len(seated)
-    hands = _whole_number("hands", hands, minimum=1)
-    seed = _whole_number("seed", seed, minimum=0)
+    hands = whole_number("hands", hands, minimum=1)
+    seed = whole_number("seed", seed, minimum=0)
     rules = _check_args(seated, rules)
     labels = _labels(seated, names)
     rotations = n if duplicate else 1
@@ -275,14 +275,6 @@ def _play_hand(
     play_turns(hand, seated)
     tell_hand_end(hand, seated)
     return hand
-
-
-def _whole_number(name: str, value: object, *, minimum: int) -> int:
-    """``value`` as an int (NumPy integers accepted); ``ValueError`` below ``minimum``."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
-        kind = "a positive" if minimum == 1 else "a non-negative"
-        raise ValueError(f"{name} must be {kind} integer, got {value!r}")
-    return int(value)
 
 
 def _check_args(seated: list[SeatAgent], rules: Rules | None) -> Rules:

@@ -46,6 +46,7 @@ from agents.bpp.hand_types import (
     type_by_rank,
 )
 from envs.evaluator import evaluate
+from envs.validation import whole_number
 
 __all__ = ["SHIPPED", "TableCounts", "count_deals", "generate_counts", "shipped_counts"]
 
@@ -196,10 +197,9 @@ def generate_counts(
     Raises:
         ValueError: if ``deals`` or ``chunk`` is not positive or ``seed`` is negative.
     """
-    if deals < 1 or chunk < 1:
-        raise ValueError(f"deals and chunk must be positive, got deals={deals}, chunk={chunk}")
-    if seed < 0:
-        raise ValueError(f"seed must be non-negative, got {seed}")
+    deals = whole_number("deals", deals, minimum=1)
+    chunk = whole_number("chunk", chunk, minimum=1)
+    seed = whole_number("seed", seed, minimum=0)
     counts = TableCounts.zeros(seed=seed, chunk=chunk)
     with tqdm(total=deals, unit="deal", file=sys.stderr, disable=not progress) as bar:
         for i, start in enumerate(range(0, deals, chunk)):

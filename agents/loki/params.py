@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from envs.validation import whole_number
+
 __all__ = [
     "DEFAULT_FREQUENCIES",
     "Betting",
@@ -118,14 +120,14 @@ class LokiParams:
             raise ValueError(
                 f"need 0 < make1 < make2 <= 1, got make1={self.make1}, make2={self.make2}"
             )
-        if self.lookahead not in (1, 2):
+        if whole_number("lookahead", self.lookahead) not in (1, 2):
             raise ValueError(f"lookahead is 1 or 2 cards, got {self.lookahead}")
         if not 0.0 <= self.triple_width < (self.make2 - self.make1) / 2:
             raise ValueError(
                 "triple_width must be non-negative and below half the make1..make2 gap, "
                 f"got {self.triple_width}"
             )
-        if self.min_observations < 1:
+        if whole_number("min_observations", self.min_observations) < 1:
             raise ValueError(f"min_observations must be at least 1, got {self.min_observations}")
         rows = self.default_frequencies
         if len(rows) != 3 or any(

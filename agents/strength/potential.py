@@ -35,6 +35,7 @@ from agents.strength.holdings import (
     check_weights,
 )
 from envs.evaluator import CARD_KEYS, FLUSH_KEYS, KEY_INIT, evaluate_one, rank_from_keys
+from envs.validation import whole_number
 
 __all__ = ["AHEAD", "BEHIND", "TIED", "hand_potential", "potential_counts", "ppot1_all"]
 
@@ -111,7 +112,7 @@ def potential_counts(
     """
     hole, board = check_hand(hole, board)
     table = check_weights(weights)
-    if lookahead not in (1, 2):
+    if whole_number("lookahead", lookahead) not in (1, 2):
         raise ValueError(f"lookahead is 1 or 2 cards, got {lookahead}")
     if len(board) + lookahead > 5:
         raise ValueError(

@@ -294,6 +294,14 @@ def test_board_ranks_are_cached_and_order_free() -> None:
             "sum to zero",
         ),
         (lambda: hand_strength(parse_cards("AsKs"), parse_cards("2c3c4c"), opponents=0), "least"),
+        (
+            lambda: hand_strength(parse_cards("AsKs"), parse_cards("2c3c4c"), opponents=1.5),
+            "opponents must be an integer, got 1.5",
+        ),
+        (
+            lambda: hand_potential(parse_cards("AsKs"), parse_cards("2c3c4c"), lookahead=1.0),
+            "lookahead must be an integer, got 1.0",
+        ),
         (lambda: hand_potential(parse_cards("AsKs"), parse_cards("2c3c4c5c6d")), "to come"),
         (
             lambda: hand_potential(parse_cards("AsKs"), parse_cards("2c3c4c5c"), lookahead=2),

@@ -155,7 +155,7 @@ def test_frequencies_generic_and_specific() -> None:
 
 def test_replay_reconstructs_each_seats_situation() -> None:
     rules = Rules(num_seats=3)
-    deck = list(parse_cards("AsKs QhQd 7c2d 2s3s4s 5h 6h")) + list(range(20, 30))
+    deck = parse_cards("AsKs QhQd 7c2d 2s3s4s 5h 6h")
     hand = Hand(rules, deck, button=0)
     for action in (Action.RAISE, Action.CALL, Action.RAISE, Action.FOLD, Action.CALL):
         hand.act(action)
@@ -180,6 +180,9 @@ def test_replay_reconstructs_each_seats_situation() -> None:
         ({"make1": 0.9}, "make1 < make2"),
         ({"probability_play": 1.5}, "probability_play"),
         ({"lookahead": 3}, "lookahead"),
+        ({"lookahead": 1.0}, "lookahead must be an integer, got 1.0"),
+        ({"min_observations": 2.5}, "min_observations must be an integer, got 2.5"),
+        ({"min_observations": 0}, "min_observations must be at least 1"),
         ({"tightness": "loose"}, "Tightness"),
         ({"default_frequencies": ((1.0, 0.0, 0.0),)}, "default_frequencies"),
         ({"triple_width": 0.3}, "triple_width"),
