@@ -156,7 +156,7 @@ def test_short_all_in_raise_does_not_reopen_the_betting() -> None:
 
 def test_blinds_and_board_events() -> None:
     hand = Hand(Rules(num_seats=3), parse_cards("AsAh KdKc QsQh 2c3d7h 9s Jd"), button=1)
-    assert hand.bets == [2, 0, 1]  # small blind seat 2, big blind seat 0
+    assert hand.bets == (2, 0, 1)  # small blind seat 2, big blind seat 0
     while not hand.is_over:
         hand.check_or_call()
     boards = [e for e in hand.events if isinstance(e, BoardDealt)]
