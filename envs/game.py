@@ -22,9 +22,9 @@ each action and the views. Moving the chips, closing rounds and settling the pot
 >>> for action in (Action.RAISE, Action.CALL) + (Action.CALL,) * 6:
 ...     hand.act(action)
 >>> hand.is_over, hand.payoffs
-(True, (6, -6))
+(True, (4, -4))
 >>> hand.to_acpc()
-'STATE:0:rc/cc/cc/cc:KdKc|AsAh/2c3d4h/9s/Jd:-6|6:p0|p1'
+'STATE:0:rc/cc/cc/cc:KdKc|AsAh/2c3d4h/9s/Jd:-4|4:p1|p0'
 """
 
 from __future__ import annotations

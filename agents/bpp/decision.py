@@ -84,8 +84,8 @@ def expected_winnings(
         owed: The chips those opponents owe now, in total, to match the current bet (0
             heads-up, where the opponent always holds the current bet when BPP acts).
 
-    >>> expected_winnings(0.5, pot=4, to_call=2, bet=2, remaining=10, alpha=0.5, alpha_prime=1)
-    (4.0, 1.0)
+    >>> expected_winnings(0.75, pot=4, to_call=2, bet=2, remaining=10, alpha=0.5, alpha_prime=1)
+    (8.5, 5.0)
     """
     b_bet = to_call + bet + remaining * alpha_prime
     b_pass = to_call + remaining * alpha
