@@ -51,7 +51,8 @@ class Loki(Agent):
     ``Modelling.SPECIFIC`` (``loki-som``) learns each opponent's frequencies during the match
     (forgotten at ``reset``); ``Modelling.NONE`` keeps uniform weights (ablation).
 
-    Deviations from the paper (and readings of its gaps, papers.md section 7):
+    Deviations from the paper (and readings of its gaps; the reasons are in
+    ``agents/loki/README.md``):
 
     * Table B.1 is lost but for the tight / 3-4 row, which is kept; the other 24 pairs and the
       small-blind Call1 / Call2 thresholds are fitted to 18 / 21 / 24% hands played at ten
@@ -60,7 +61,7 @@ class Loki(Agent):
     * Fig. 6.1 is reconstructed as "the most aggressive strategy whose threshold the IR
       reaches"; "costs two bets or more" is read as "more than one bet to add".
     * Check-raising (whose details are lost) is not implemented.
-    * Loki's own PPOT is PPOT1 on the flop and the turn (``lookahead``; papers.md 7.6).
+    * Loki's own PPOT is PPOT1 on the flop and the turn (``lookahead``).
     * Showdown odds (the formula is lost): call when HSn >= (to_call + B) / (pot + to_call +
       B + opponents x B), B the sum of one bet per remaining round.
     * Opponents are identified by seat (the view has no player names); the match runner keeps
@@ -69,7 +70,7 @@ class Loki(Agent):
       the board and the holding, not Loki's cards), so the values are shared by every seat;
       PPOTc is our reconstruction (``agents.strength.ppotc``). Checks re-weight nothing (Loki-1
       ignores them); mu = fold frequency for a call, fold + call for a bet or raise.
-    * Frequencies blend with the defaults recursively over rounds (papers.md 4.3).
+    * Frequencies blend with the defaults recursively over rounds.
     """
 
     name = "loki"

@@ -80,7 +80,8 @@ class LokiParams:
     make2: float = 0.85
     """[PAPP-B] EHS' from which Loki raises post-flop (Make2)."""
     lookahead: int = 1
-    """Cards enumerated for Loki's own PPOT: ours (papers.md 7.6: PPOT1 on flop and turn)."""
+    """Cards enumerated for Loki's own PPOT: ours, PPOT1 on the flop and the turn (Papp does
+    not say which; see ``agents/loki/README.md``)."""
     semi_bluff: bool = True
     """[PAPP-6.4] Bet on PPOT >= Pot_Odds2 when nobody has bet; keep betting in later rounds."""
     pot_odds: bool = True
@@ -95,7 +96,7 @@ class LokiParams:
     """[PENA-4] Loki-1 threshold ramp or Loki-2 probability-triple re-weighting."""
     triple_width: float = 0.05
     """Half-width of the linear blend at the make1/make2 boundaries of a probability triple:
-    ours (papers.md 7.13; Pena does not give it)."""
+    ours (Pena does not give it)."""
     min_observations: int = 20
     """[PAPP-7.1.2.1] Observations in a context below which frequencies blend with defaults."""
     default_frequencies: tuple[tuple[float, float, float], ...] = DEFAULT_FREQUENCIES

@@ -1,6 +1,6 @@
 """Loki's post-flop betting rules as array code, and Loki-2's probability triples from them.
 
-The rules (Papp 1998 sections 6.2-6.6, papers.md 3.4), most aggressive first, a rejected option
+The rules (Papp 1998 sections 6.2-6.6), most aggressive first, a rejected option
 falling through to the next:
 
 1. EHS' >= make2 (0.85): Make2 -- raise while fewer than two bets were made, else call;
@@ -10,13 +10,13 @@ falling through to the next:
    semi-bluffed in an earlier round and nobody has bet since: bet;
 4. pot odds: call if PPOT (HSn on the river) >= to_call / (pot + to_call);
 5. showdown odds: call if HSn >= what reaching the showdown costs over what it can win (ours,
-   papers.md 7.8: one bet per remaining round from Loki and from each opponent);
+   Papp's formula is lost: one bet per remaining round from Loki and from each opponent);
 6. otherwise check if free, else fold.
 
 ``probability_triples`` evaluates them for many holdings at once (every holding an opponent may
 hold, for Loki-2's re-weighting), and blends the actions on either side of the make1 and make2
 boundaries linearly over ``+-width`` of EHS' (Pena 1999 section 4.1: Loki-1's rules translated
-into pure triples, then smoothed; the width is ours, papers.md 7.13). Width 0 gives Loki-1's
+into pure triples, then smoothed; the width is ours). Width 0 gives Loki-1's
 pure decisions.
 """
 

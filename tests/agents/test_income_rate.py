@@ -30,7 +30,7 @@ def cell(name: str) -> tuple[int, int]:
     return hand_type(a, b)
 
 
-# (hand, table size, Papp's value) -- papers.md 2.1, from Papp (1998) section 6.1, Appendix A
+# (hand, table size, Papp's value) -- Papp (1998) section 6.1 and Appendix A
 # and Pena (1999) section 3.1.
 ANCHORS = [
     ("AcAd", 7, 2043),

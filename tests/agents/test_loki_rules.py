@@ -109,7 +109,7 @@ def test_triples_are_distributions_and_pure_with_zero_width() -> None:
 
 
 def test_triples_blend_linearly_at_the_boundaries() -> None:
-    """Pena 4.1: boundaries smoothed by linear interpolation (width ours, papers.md 7.13)."""
+    """Pena 4.1: boundaries smoothed by linear interpolation (width ours)."""
     where = spot(to_call=2, num_bets=1)  # Make2 raises, Make1 calls, below folds
     ehs = np.array([0.80, 0.825, 0.85, 0.875, 0.90, 0.45, 0.50, 0.55])
     triples = probability_triples(np.zeros(8), np.zeros(8), ehs, where, RULES, width=0.05)
