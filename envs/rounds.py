@@ -4,7 +4,7 @@
 to act in the round, closes a round (giving back the uncalled part of a bet), deals the next
 street and settles the pots. It never judges legality: ``envs.game.Hand``, its subclass and the
 public face of a hand, checks every action first (see ``envs.game`` for the rules of play).
-The two classes share one set of slots, so the split costs nothing when a hand is played.
+Both halves work on one object's slots: the split adds no lookup when a hand is played.
 """
 
 from __future__ import annotations
