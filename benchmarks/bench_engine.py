@@ -1,6 +1,6 @@
 """Engine and evaluator speed, against RLCard's raw limit hold'em engine in the same run.
 
-Protocol (as in ../shared/reference/peers.md section 2): random legal actions, one hand = a
+Protocol: random legal actions, one hand = a
 fresh deal played to its payoffs through the engine's public API; 1,000 warm-up hands, then
 ``--hands`` timed hands per engine in 20 slices, ours and RLCard's alternating so that both
 meet the same machine, in hands per CPU-second (time.process_time).

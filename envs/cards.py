@@ -11,10 +11,16 @@ hearts, spades (the encoding of phevaluator and OMPEval, so that ``card // 4`` i
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import numbers
+from collections.abc import Iterable, Sequence
 from enum import IntEnum
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
 
 DECK_SIZE = 52
+_ALL_CARDS = frozenset(range(DECK_SIZE))
 RANK_CHARS = "23456789TJQKA"
 SUIT_CHARS = "cdhs"
 
@@ -121,3 +127,63 @@ def check_distinct(cards: Iterable[int]) -> None:
         if card in seen:
             raise ValueError(f"card {format_card(card)} appears twice")
         seen.add(card)
+
+
+def deck_cards(deck: Sequence[int] | npt.NDArray[Any], needed: int) -> tuple[int, ...]:
+    """The first ``needed`` cards of ``deck`` as Python ints, once the whole deck is checked.
+
+    A deck is a flat sequence (or NumPy array) of integer card ids. Every card given must be
+    valid and distinct, including those beyond the ``needed`` that are dealt.
+
+    >>> deck_cards(range(52), 9)
+    (0, 1, 2, 3, 4, 5, 6, 7, 8)
+    >>> deck_cards([0.5, 1, 2, 3, 4, 5, 6, 7, 8], 9)
+    Traceback (most recent call last):
+      ...
+    ValueError: a deck holds integer card ids 0..51, got 0.5 (float) at position 0
+
+    Raises:
+        ValueError: if the deck is not a flat sequence of integers (floats, booleans and
+            strings are refused, not converted), has fewer than ``needed`` cards, or holds a
+            card outside 0..51 or the same card twice.
+    """
+    given: object = deck  # anything may come in; the annotation is what should
+    if isinstance(deck, np.ndarray):
+        if deck.ndim != 1 or deck.dtype.kind not in "iu":
+            hint = (
+                ": parse card strings with envs.cards.parse_cards"
+                if deck.dtype.kind in "SU"
+                else ""
+            )
+            raise ValueError(
+                f"a deck holds integer card ids 0..51, got an array of dtype {deck.dtype} "
+                f"and shape {deck.shape}{hint}"
+            )
+        cards: list[int] = deck.tolist()
+    elif isinstance(given, str):
+        raise ValueError(
+            f"a deck holds integer card ids 0..51, got the string {deck!r}: parse it with "
+            "envs.cards.parse_cards"
+        )
+    elif isinstance(given, Iterable):
+        cards = list(deck)
+        if set(map(type, cards)) != {int}:  # one C-level pass; the loop only on a mistake
+            cards = [_card_id(card, position) for position, card in enumerate(cards)]
+    else:
+        raise ValueError(f"a deck is a sequence of integer card ids 0..51, got {deck!r}")
+    if len(cards) < needed:
+        raise ValueError(f"the deck needs at least {needed} cards here, got {len(cards)}")
+    # Distinct and within 0..51 at once: only ids 0..51 are kept by the intersection.
+    if len(_ALL_CARDS.intersection(cards)) != len(cards):
+        check_distinct(cards)
+    return tuple(cards[:needed])
+
+
+def _card_id(card: object, position: int) -> int:
+    if isinstance(card, bool) or not isinstance(card, numbers.Integral):
+        hint = ": parse card strings with envs.cards.parse_cards" if isinstance(card, str) else ""
+        raise ValueError(
+            f"a deck holds integer card ids 0..51, got {card!r} ({type(card).__name__}) "
+            f"at position {position}{hint}"
+        )
+    return int(card)

@@ -3,8 +3,8 @@
 Ranks run from 1 (7-5-4-3-2 off-suit) to 7462 (royal flush): **higher is stronger**, and the
 order is exactly treys' order reversed (``rank = 7463 - treys_rank``). Equal ranks tie.
 
-Technique (additive card keys, a perfect hash and a flush table; see
-``shared/reference/evaluators.md`` section 4):
+Technique (additive card keys after SKPokerEval and OMPEval, a perfect hash and a flush
+table):
 
 * Every card has a 64-bit key ``CARD_KEYS[c] = RANK_KEYS[rank] + 2**23 + 2**(32 + 4*suit)``
   and a hand's key is ``KEY_INIT + sum of its cards' keys``. The low 23 bits are a rank sum that

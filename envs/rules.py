@@ -6,8 +6,11 @@ from dataclasses import dataclass
 from enum import IntEnum
 from functools import cached_property
 
+from envs.validation import whole_number
+
 MIN_SEATS = 2
 MAX_SEATS = 10
+_CHIPS = "an integer number of chips"
 
 
 class Street(IntEnum):
@@ -57,8 +60,10 @@ class Rules:
     """Chips per seat at the start of every hand; ``None`` means deep enough never to bind."""
 
     def __post_init__(self) -> None:
-        for name in ("num_seats", "small_blind", "big_blind", "small_bet", "big_bet"):
-            _require_int(name, getattr(self, name))
+        # NumPy integers are accepted and stored as Python ints (hashing, JSON, speed).
+        object.__setattr__(self, "num_seats", whole_number("num_seats", self.num_seats))
+        for name in ("small_blind", "big_blind", "small_bet", "big_bet"):
+            object.__setattr__(self, name, whole_number(name, getattr(self, name), what=_CHIPS))
         if not MIN_SEATS <= self.num_seats <= MAX_SEATS:
             raise ValueError(
                 f"num_seats must be between {MIN_SEATS} and {MAX_SEATS}, got {self.num_seats}"
@@ -79,19 +84,27 @@ class Rules:
             )
         if not isinstance(self.max_bets, tuple) or len(self.max_bets) != 4:
             raise ValueError(f"max_bets needs one cap per round (4 values), got {self.max_bets!r}")
-        for street, cap in zip(Street, self.max_bets, strict=True):
-            _require_int(f"max_bets[{street.name}]", cap)
+        caps = tuple(
+            whole_number(f"max_bets[{street.name}]", cap)
+            for street, cap in zip(Street, self.max_bets, strict=True)
+        )
+        for street, cap in zip(Street, caps, strict=True):
             if cap < 1:
                 raise ValueError(f"max_bets[{street.name}] must be at least 1, got {cap}")
+        object.__setattr__(self, "max_bets", caps)
         if self.stacks is not None:
             if not isinstance(self.stacks, tuple) or len(self.stacks) != self.num_seats:
                 raise ValueError(
                     f"stacks needs one value per seat ({self.num_seats}), got {self.stacks!r}"
                 )
-            for seat, stack in enumerate(self.stacks):
-                _require_int(f"stacks[{seat}]", stack)
+            stacks = tuple(
+                whole_number(f"stacks[{seat}]", stack, what=_CHIPS)
+                for seat, stack in enumerate(self.stacks)
+            )
+            for seat, stack in enumerate(stacks):
                 if stack <= 0:
                     raise ValueError(f"stacks[{seat}] must be positive, got {stack}")
+            object.__setattr__(self, "stacks", stacks)
 
     def bet_size(self, street: Street) -> int:
         """The fixed bet and raise increment of a round."""
@@ -119,11 +132,6 @@ class Rules:
         if self.stacks is None:
             return (self.max_commitment,) * self.num_seats
         return self.stacks
-
-
-def _require_int(name: str, value: object) -> None:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{name} must be an integer number of chips, got {value!r}")
 
 
 ACPC_LIMIT_HEADS_UP = Rules(num_seats=2, small_blind=5, big_blind=10, small_bet=10, big_bet=20)

@@ -21,6 +21,7 @@ import numpy.typing as npt
 
 from envs.events import Acted, BoardDealt, Event, ShowedDown
 from envs.rules import Action, Street
+from envs.validation import whole_number
 
 __all__ = ["MeanEstimate", "PlayerTally", "mean_estimate", "t_quantile"]
 
@@ -39,8 +40,7 @@ def t_quantile(p: float, df: int) -> float:
     """
     if not 0.0 < p < 1.0:
         raise ValueError(f"p must be strictly between 0 and 1, got {p}")
-    if isinstance(df, bool) or not isinstance(df, int) or df < 1:
-        raise ValueError(f"degrees of freedom must be a positive integer, got {df!r}")
+    df = whole_number("df (degrees of freedom)", df, minimum=1)
     if p < 0.5:
         return -t_quantile(1.0 - p, df)
     if p == 0.5:
@@ -156,7 +156,7 @@ class PlayerTally:
         flop = False
         for event in events:
             if type(event) is Acted:
-                street, seat, action, amount = event
+                street, seat, action, amount = event.street, event.seat, event.action, event.amount
                 if street == Street.PREFLOP:
                     if action == Action.RAISE:
                         vpip[seat] = pfr[seat] = True

@@ -39,6 +39,7 @@ from envs.holdem_env import LimitHoldemEnv
 from envs.observation import encode_batch
 from envs.protocols import SeatAgent
 from envs.rules import Rules
+from envs.validation import whole_number
 
 __all__ = ["LimitHoldemVectorEnv"]
 
@@ -69,8 +70,7 @@ class LimitHoldemVectorEnv(VectorEnv):
         autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP,
         render_mode: str | None = None,
     ) -> None:
-        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
-            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+        num_envs = whole_number("num_envs", num_envs, minimum=1)
         if isinstance(opponents, str):
             raise TypeError(f"opponents must be a sequence, got the string {opponents!r}")
         for spec in opponents:

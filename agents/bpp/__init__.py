@@ -9,11 +9,11 @@
 * ``shipped_network(structure)``: the network tables (``Structure.REFINED`` by default,
   ``Structure.PAPER`` for the stud BPP's arcs), to pass as ``network=``.
 
-The modules behind it, one concept each: ``bpp_types`` (hand types, board classes),
-``bpp_tables`` (counting the card-combinatorial tables), ``bpp_network`` (the network and exact
-inference), ``bpp_opponent`` (the opponent model), ``bpp_belief`` (P(win) during a hand),
-``bpp_decision`` (decision network and strategies), ``bpp_params``, ``bpp_agent``,
-``bpp_curves``.
+The modules behind it, one concept each: ``hand_types`` (hand types, board classes),
+``tables`` (counting the card-combinatorial tables), ``network`` (the network and exact
+inference), ``opponent`` (the opponent model), ``belief`` (P(win) during a hand), ``decision``
+(decision network and strategies), ``params``, ``agent``, ``curves``. The formulas, the gaps in
+the sources and our readings of them are in ``agents/bpp/README.md``.
 """
 
 from __future__ import annotations

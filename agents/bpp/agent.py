@@ -103,7 +103,9 @@ class BPPAgent(BayesianPlayer):
     largest expected winnings. Both bluff on the river at ``bluff_rate``.
 
     Paper: Korb, Nicholson & Jitnah, "Bayesian poker", UAI 1999; Carlton, honours thesis,
-    Monash 2000, chapter 5 (papers.md section 1); hold'em network after Nicholson et al. 2006.
+    Monash 2000 (sections "Action Selection", "Deterministic Strategy" and "Mixed Strategy");
+    hold'em network after Nicholson, Korb & Boulton 2006. The gaps and our readings of them
+    are in ``agents/bpp/README.md``.
 
     Args:
         params: ``BPPParams`` (alpha, alpha', fp and cp per round, bluff rate, prior weight).
@@ -116,7 +118,7 @@ class BPPAgent(BayesianPlayer):
     Deviations from the paper:
 
     * Limit hold'em instead of five-card stud: ``R x B`` is the sum of the remaining rounds'
-      bet sizes, ``delta`` is the amount to call and ``B`` the current bet (papers.md 7.3).
+      bet sizes, ``delta`` is the amount to call and ``B`` the current bet.
     * The network's arc between the hands runs from BPP Current (not BPP Final) to Opp Final
       and Win (``Structure.REFINED``): with the stud arcs the shared board made pocket aces a
       0.66 favourite instead of 0.85 (``agents.bpp.network``; ``Structure.PAPER`` keeps them).
@@ -124,7 +126,7 @@ class BPPAgent(BayesianPlayer):
       the board enters as a class (its own type and its flush texture).
     * Multi-way: the field is one opponent (P(beating all of them), each contributing to the
       pot); heads-up this is Carlton's network exactly.
-    * When checking is free the fold probability goes to checking (papers.md 7.4).
+    * When checking is free the fold probability goes to checking.
     * The generic opponent prior and every default parameter are ours (Carlton's Tables 4
       and 5 are lost); the opponent model is read within each decision (check or bet, call
       or raise) and ignores folds, which showdowns never reveal.

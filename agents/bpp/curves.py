@@ -3,7 +3,7 @@
 The curves compare P(win) with the calling threshold ``theta``, the win probability at which
 calling and folding have equal value (the pot odds, ``to_call / (pot + to_call)``; 0 when
 checking is free). With ``x = P(win) - theta`` each action gets an unnormalised weight from an
-exponential curve with a horizontal shift per round (papers.md 1.3; Carlton section "Betting
+exponential curve with a horizontal shift per round (Carlton 2000, section "Betting
 Curves": "exponential functions with a parameter adjustable for each round ... the optimal
 horizontal displacement of each curve"). The exact functions were not retrieved; ours are
 
@@ -40,12 +40,12 @@ class CurvesParams:
     """Parameters of the betting-curve BPP (per-round fields accept one number for all)."""
 
     fold_shift: Rounds = (-0.1, -0.1, -0.1, -0.1)
-    """Shift of the fold curve in P(win) - theta (papers.md 1.3); ours: with ``call_shift``
+    """Shift of the fold curve in P(win) - theta (Carlton 2000); ours: with ``call_shift``
     it puts the fold/call boundary at the pot odds, x = 0."""
     call_shift: Rounds = (0.1, 0.1, 0.1, 0.1)
-    """Shift of the call curve (papers.md 1.3); ours, see ``fold_shift``."""
+    """Shift of the call curve (Carlton 2000); ours, see ``fold_shift``."""
     bet_shift: Rounds = (0.6, 0.6, 0.6, 0.6)
-    """Shift of the bet/raise curve (papers.md 1.3); ours: the call/bet boundary at
+    """Shift of the bet/raise curve (Carlton 2000); ours: the call/bet boundary at
     x = 0.35, i.e. bet an unopened pot with P(win) > 0.35 (heads-up blinds make thin value)."""
     steepness: float = 10.0
     """``k``, shared by the three curves, per unit of P(win); ours: a boundary is blurred over
@@ -117,7 +117,7 @@ class BPPCurvesAgent(BayesianPlayer):
     the decision-network BPP against.
 
     Paper: Korb, Nicholson & Jitnah, "Bayesian poker", UAI 1999; Carlton 2000, sections
-    "Betting Curves" and "Bluffing" (papers.md 1.3).
+    "Betting Curves" and "Bluffing".
 
     Args:
         params: ``CurvesParams``.

@@ -9,9 +9,10 @@ losing ``-b'``; passing (check or call) then winning ``F - b``, losing ``-b``; f
     F' = c + b' + o'               F = c + b + o             (the final pots)
 
 ``c`` is the pot, ``delta`` the amount to call, ``B`` the current round's bet, and ``R`` --
-Carlton's ``R x B`` -- the sum of the bet sizes of the rounds still to come (papers.md 7.3).
+Carlton's ``R x B`` -- the sum of the bet sizes of the rounds still to come (ours: Carlton's
+stud BPP had one betting unit, hold'em has two bet sizes).
 
-Multi-way (ours; papers.md 7.3 leaves it open): the field is one opponent. ``p`` is the
+Multi-way (ours; Carlton's network is heads-up): the field is one opponent. ``p`` is the
 probability of beating every opponent still in the hand, and each of them contributes to the
 final pot: opponent ``i`` adds what it owes now (``owed_i`` if BPP passes, ``owed_i + B`` if it
 raises) plus ``R alpha`` (or ``R alpha'``). Heads-up ``owed = 0`` whenever BPP acts, which gives
@@ -24,7 +25,7 @@ Steep curves (large fp, cp) give the deterministic strategy, with one exception 
 from Carlton's formulas as written: the fold curve looks at EW(pass) only, so when
 ``EW(pass) < 0 < EW(bet)`` the steep mixed strategy folds where the deterministic one bets.
 Illegal options pass their mass on: when checking is free (no fold), the fold mass goes to
-check (papers.md 7.4: folding a free check is never better); when betting is capped, the bet
+check (ours: folding a free check is never better); when betting is capped, the bet
 mass goes to call.
 """
 
@@ -84,8 +85,8 @@ def expected_winnings(
         owed: The chips those opponents owe now, in total, to match the current bet (0
             heads-up, where the opponent always holds the current bet when BPP acts).
 
-    >>> expected_winnings(0.5, pot=4, to_call=2, bet=2, remaining=10, alpha=0.5, alpha_prime=1)
-    (4.0, 1.0)
+    >>> expected_winnings(0.75, pot=4, to_call=2, bet=2, remaining=10, alpha=0.5, alpha_prime=1)
+    (8.5, 5.0)
     """
     b_bet = to_call + bet + remaining * alpha_prime
     b_pass = to_call + remaining * alpha

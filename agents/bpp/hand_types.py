@@ -1,21 +1,21 @@
 """BPP's hand types: the 25 final types of the hold'em BPP, two draw types, and board classes.
 
-Final types (Nicholson, Korb & Boulton's hold'em BPP, as quoted in papers.md section 1.2):
+Final types (the hold'em BPP of Nicholson, Korb & Boulton 2006):
 busted-low (8-high or lower), busted-medium (9, T or J high), busted-Q, busted-K, busted-A,
 each of the 13 pairs separately, and the 7 classes above a pair: 25 types. A busted hand is
 classified by its highest card, a pair by its rank.
 
 Current (partial) types, one per round, are the final types of the cards seen so far plus two
 draw types on the flop and turn, in the spirit of the stud BPP's partial types ("three to a
-flush", papers.md 1.2): a busted hand with four cards of one suit is a ``FLUSH_DRAW``, else one
+flush", Carlton 2000): a busted hand with four cards of one suit is a ``FLUSH_DRAW``, else one
 with four ranks of one five-rank straight window (open-ended or gutshot, the wheel included) is
 a ``STRAIGHT_DRAW``. A pair or better with a draw keeps its made type (ours: the made hand is
 what the 25-type scheme already tells apart).
 
 The board class summarises the community cards for the network: the type of the board cards
 alone times a flush texture (how many cards of the most common suit: 1, 2, 3, 4 or more). It is
-the "Board" node of the hold'em BPP (papers.md 7.3) and carries the dependence between the two
-players' hands that the shared cards create.
+the "Board" node of the hold'em BPP (Nicholson, Korb & Boulton 2006) and carries the dependence
+between the two players' hands that the shared cards create.
 
 >>> from envs.cards import parse_cards
 >>> hand_type(parse_cards("AsKd")).name, hand_type(parse_cards("7c7d2h9sJd")).name

@@ -1,6 +1,7 @@
 """BPP's Bayesian network for one betting round, and exact inference of P(BPP Win) in it.
 
-Nodes (the hold'em BPP of papers.md 1.2 and 7.3; all tables indexed ``[round, board, ...]``):
+Nodes (the hold'em BPP of Nicholson, Korb & Boulton 2006 with Carlton's 2000 refinements; all
+tables indexed ``[round, board, ...]``):
 
 * Board (observed): the board class of the round (``agents.bpp.hand_types.board_class``);
 * BPP Final, Opp Final: the two final types, dependent through the shared board (the arc
@@ -9,7 +10,7 @@ Nodes (the hold'em BPP of papers.md 1.2 and 7.3; all tables indexed ``[round, bo
 * Opp Current in every round ``k`` so far: ``P(C_k | F', board)``;
 * Opp Action in round ``k`` (observed, possibly several actions): ``P(a | C_k)``, the learned
   opponent model, entering as the likelihood vector ``L_k(C_k) = prod_a P(a | C_k)``;
-* BPP Win: won at the showdown, ties as half a win (papers.md 7.5).
+* BPP Win: won at the showdown, ties as half a win (ours; the paper's Win is boolean).
 
 Inference is exact. Summing the hidden nodes out gives
 

@@ -1,13 +1,13 @@
 """BPP's opponent model: P(Opp Action | Opp Current) per round and per opponent.
 
-Actions fall in Carlton's four classes (papers.md 1.2, modification 3): ``PASS`` (check),
+Actions fall in Carlton's four classes (Carlton 2000, "Action Classification"): ``PASS`` (check),
 ``BET``, ``CALL`` and ``RAISE``. Which pair an opponent chose from is set by the others' actions
 (it checks or bets when nothing is owed, calls or raises when facing a bet), not by its hand,
 so the model is read within that pair: ``P(BET | C) + P(PASS | C) = 1`` and
 ``P(RAISE | C) + P(CALL | C) = 1``. Folds end the opponent's part in the hand and are never
 shown down, so they are not modelled.
 
-Learning (Carlton's specific opponent modelling, papers.md 1.2, modification 4): whenever an
+Learning (Carlton 2000, "Specific Opponent Modeling"): whenever an
 opponent shows its cards down, its current type in every round is computed from them and each
 of its actions in that hand is counted under that round and type. Counts persist across the
 hands of a match (``forget`` drops them) and are kept per opponent seat.

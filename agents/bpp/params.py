@@ -1,8 +1,8 @@
-"""``BPPParams``: the tunable numbers of the decision-network BPP (what issue 5's study tunes).
+"""``BPPParams``: the tunable numbers of the decision-network BPP (what the Optuna study tunes).
 
-Carlton's tuned values (his Tables 4 and 5) were not retrieved (papers.md 7.2), so every
-default below is ours; together they are the baseline a tuning study must beat. How each was
-chosen is in its field's docstring and in ``results/bpp.md``.
+Carlton's tuned values (his Tables 4 and 5, Carlton 2000) are lost, so every default below is
+ours (see ``agents/bpp/README.md``); together they are the baseline a tuning study must beat.
+How each was chosen is in its field's docstring and in ``results/bpp.md``.
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ class BPPParams:
     (alpha in {0.5, 1, 1.5}, results/bpp.md)."""
     alpha_prime: Rounds = (1.0, 1.0, 1.0, 1.0)
     """Future bets per remaining round if BPP bets (Carlton eq. 2); ours: one full bet per
-    remaining round (papers.md 7.2's reading of alpha' = 1), best of the pilot grid
+    remaining round (our reading of alpha' = 1), best of the pilot grid
     (alpha' in {1, 1.25, 1.5}); alpha' >= alpha as the thesis expects."""
     fp: Rounds = (4.0, 4.0, 4.0, 4.0)
     """Steepness of the fold curve per round (Carlton eq. 8); ours: 4 folds 1.8% of the time

@@ -1,10 +1,11 @@
 """BPP's card-combinatorial tables: counted by dealing random hands, saved as package data.
 
 Every node of BPP's network except the opponent's actions has a conditional probability table
-that follows from the cards alone, so it is estimated by dealing many random heads-up hands
-(papers.md 1.2: "the hold'em reimplementation trains all non-action nodes from randomly
-generated games"). One deal is two hole-card pairs and a five-card board; for every round ``r``
-(0 = pre-flop .. 3 = river) it adds, for both players (the two are exchangeable):
+that follows from the cards alone, so it is estimated by dealing many random heads-up hands,
+as the hold'em BPP does (Nicholson, Korb & Boulton 2006; Korb & Nicholson, *Bayesian
+Artificial Intelligence*, the BPP case study). One deal is two hole-card pairs and a five-card
+board; for every round ``r`` (0 = pre-flop .. 3 = river) it adds, for both players (the two
+are exchangeable):
 
 * ``joint[r, board, F, F']``: the two final types given the board class of round ``r`` (the
   dependence between the hands that the shared board creates);
@@ -12,7 +13,7 @@ generated games"). One deal is two hole-card pairs and a five-card board; for ev
   type and the board class of round ``r`` (BPP's own type at ``k = r``; the opponent's at every
   ``k`` for the actions it took then);
 * ``win2[F, F']`` and ``pairs[F, F']``: twice the wins of ``F`` against ``F'`` (ties count one,
-  i.e. half a win; papers.md 7.5) and the number of such deals;
+  i.e. half a win: ours, the paper's Win node is boolean) and the number of such deals;
 * ``strength_win2[k, C]``, ``strength_pairs[k, C]``: the same by current type in round ``k``
   against a random hand (used for the opponent model's generic prior);
 * ``opp_final[r, board, C, F']`` and ``opp_final_win2[r, board, C, F']``: the opponent's final
@@ -46,6 +47,7 @@ from agents.bpp.hand_types import (
     type_by_rank,
 )
 from envs.evaluator import evaluate
+from envs.validation import whole_number
 
 __all__ = ["SHIPPED", "TableCounts", "count_deals", "generate_counts", "shipped_counts"]
 
@@ -196,10 +198,9 @@ def generate_counts(
     Raises:
         ValueError: if ``deals`` or ``chunk`` is not positive or ``seed`` is negative.
     """
-    if deals < 1 or chunk < 1:
-        raise ValueError(f"deals and chunk must be positive, got deals={deals}, chunk={chunk}")
-    if seed < 0:
-        raise ValueError(f"seed must be non-negative, got {seed}")
+    deals = whole_number("deals", deals, minimum=1)
+    chunk = whole_number("chunk", chunk, minimum=1)
+    seed = whole_number("seed", seed, minimum=0)
     counts = TableCounts.zeros(seed=seed, chunk=chunk)
     with tqdm(total=deals, unit="deal", file=sys.stderr, disable=not progress) as bar:
         for i, start in enumerate(range(0, deals, chunk)):

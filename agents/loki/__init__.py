@@ -6,6 +6,8 @@
 * ``modelling`` -- action frequencies and re-weighting;
 * ``history`` -- the situation behind every public action;
 * ``agent`` -- ``Loki`` and ``Loki2``.
+
+The formulas, the gaps in the theses and our readings of them: ``agents/loki/README.md``.
 """
 
 from __future__ import annotations

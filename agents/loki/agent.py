@@ -9,7 +9,7 @@ from agents.base import Agent, legal_actions
 from agents.loki.history import replay
 from agents.loki.opponents import OpponentModels, later_bets
 from agents.loki.params import Betting, LokiParams, Modelling, Reweighting, Tightness
-from agents.loki.postflop import Rules, Spot, probability_triples, rule_action
+from agents.loki.postflop import BettingThresholds, Spot, probability_triples, rule_action
 from agents.loki.preflop import (
     PreflopStrategy,
     PreflopTable,
@@ -51,7 +51,8 @@ class Loki(Agent):
     ``Modelling.SPECIFIC`` (``loki-som``) learns each opponent's frequencies during the match
     (forgotten at ``reset``); ``Modelling.NONE`` keeps uniform weights (ablation).
 
-    Deviations from the paper (and readings of its gaps, papers.md section 7):
+    Deviations from the paper (and readings of its gaps; the reasons are in
+    ``agents/loki/README.md``):
 
     * Table B.1 is lost but for the tight / 3-4 row, which is kept; the other 24 pairs and the
       small-blind Call1 / Call2 thresholds are fitted to 18 / 21 / 24% hands played at ten
@@ -60,7 +61,7 @@ class Loki(Agent):
     * Fig. 6.1 is reconstructed as "the most aggressive strategy whose threshold the IR
       reaches"; "costs two bets or more" is read as "more than one bet to add".
     * Check-raising (whose details are lost) is not implemented.
-    * Loki's own PPOT is PPOT1 on the flop and the turn (``lookahead``; papers.md 7.6).
+    * Loki's own PPOT is PPOT1 on the flop and the turn (``lookahead``).
     * Showdown odds (the formula is lost): call when HSn >= (to_call + B) / (pot + to_call +
       B + opponents x B), B the sum of one bet per remaining round.
     * Opponents are identified by seat (the view has no player names); the match runner keeps
@@ -69,7 +70,7 @@ class Loki(Agent):
       the board and the holding, not Loki's cards), so the values are shared by every seat;
       PPOTc is our reconstruction (``agents.strength.ppotc``). Checks re-weight nothing (Loki-1
       ignores them); mu = fold frequency for a call, fold + call for a bet or raise.
-    * Frequencies blend with the defaults recursively over rounds (papers.md 4.3).
+    * Frequencies blend with the defaults recursively over rounds.
     """
 
     name = "loki"
@@ -99,7 +100,7 @@ class Loki(Agent):
         if name is not None:
             self.name = name
         self._table = preflop_table if preflop_table is not None else load_preflop_table()
-        self._opponents = OpponentModels(self.params, self._rules())
+        self._opponents = OpponentModels(self.params, self._thresholds())
         self._start_hand(None)
 
     @staticmethod
@@ -110,7 +111,7 @@ class Loki(Agent):
     # ------------------------------------------------------------------ contract
 
     def _forget(self) -> None:
-        self._opponents = OpponentModels(self.params, self._rules())
+        self._opponents = OpponentModels(self.params, self._thresholds())
         self._start_hand(None)
 
     def act(self, view: PlayerView) -> Action:
@@ -165,9 +166,9 @@ class Loki(Agent):
 
     # ------------------------------------------------------------------ betting
 
-    def _rules(self) -> Rules:
+    def _thresholds(self) -> BettingThresholds:
         p = self.params
-        return Rules(
+        return BettingThresholds(
             make1=p.make1,
             make2=p.make2,
             semi_bluff=p.semi_bluff,
@@ -204,14 +205,14 @@ class Loki(Agent):
             semi_bluffing=self._semi_bluff is not None and self._semi_bluff < view.street,
         )
         if p.betting == Betting.RULES:
-            action = rule_action(hsn, ppot, ehs, spot, self._rules())
+            action = rule_action(hsn, ppot, ehs, spot, self._thresholds())
         else:
             triple = probability_triples(
                 np.array([hsn]),
                 np.array([ppot]),
                 np.array([ehs]),
                 spot,
-                self._rules(),
+                self._thresholds(),
                 p.triple_width,
             )[0]
             action = _pick(triple, self._hand_draw())
@@ -254,7 +255,7 @@ class Loki2(Loki):
     Deviations: the blend width (0.05) is ours (Pena does not give it); the opponent's triple
     uses HS1 to the power of his active opponents and PPOTc (Loki's fast estimate) for every
     holding; the per-opponent threshold shift is our reading of Pena's section 4.3 (see
-    ``agents.loki.opponents.shifted_rules``); weights are floored at 0.01 as in Loki-1;
+    ``agents.loki.opponents.shifted_thresholds``); weights are floored at 0.01 as in Loki-1;
     selective-sampling simulation is not implemented.
     """
 

@@ -2,12 +2,13 @@
 
 * ``ActionFrequencies`` counts an opponent's fold / check-call / bet-raise per context (round x
   bets to call 0, 1, 2+) across hands, and blends them with the defaults (Table B.2) while a
-  context has fewer than 20 observations (section 7.1.2.1, the recursive form of papers.md 4.3:
-  a round's frequencies fall back on the previous round's, the pre-flop ones on Table B.2).
+  context has fewer than 20 observations (section 7.1.2.1, whose equations are cut off; our
+  recursive reading: a round's frequencies fall back on the previous round's, the pre-flop ones
+  on Table B.2).
   Generic modelling never learns and always answers Table B.2.
 * ``threshold`` turns the frequencies into the percentile mu implied by an action: a call means
   the hand is above the folding fraction, a bet or raise above the folding and calling fractions
-  (papers.md 4.2, consistent with Papp's "raises 30% -> 70th percentile").
+  (our reading, consistent with Papp's "raises 30% -> 70th percentile").
 * ``ramp`` is the re-weighting factor of Figs. 7.1 and 7.3: 0 below mu - sigma, 1 above
   mu + sigma, linear in between, with the low-mu correction of section 7.2.3 (post-flop, when
   sigma > mu the ramp starts at r = 1 - 2 mu / (mu + sigma) instead of 0).

@@ -12,7 +12,7 @@ opponent's action:
 * Loki-2 (post-flop with ``Reweighting.TRIPLES``): every action, checks included, multiplies
   each holding's weight by the probability of that action in the opponent's probability triple
   (Pena 4.2), floored at 0.01; under specific modelling the triple's thresholds are shifted by
-  the opponent's frequencies (Pena 4.3, ``shifted_rules``).
+  the opponent's frequencies (Pena 4.3, ``shifted_thresholds``).
 """
 
 from __future__ import annotations
@@ -23,14 +23,13 @@ import numpy.typing as npt
 from agents.loki.history import Decision
 from agents.loki.modelling import ActionFrequencies, board_values, ramp, threshold
 from agents.loki.params import LokiParams, Modelling, Reweighting
-from agents.loki.postflop import Rules, Spot, probability_triples
+from agents.loki.postflop import BettingThresholds, Spot, probability_triples
 from agents.strength import ehs_prime, field_weights
 from agents.strength.holdings import NUM_HOLDINGS
 from agents.strength.income_rate import load_income_rates
-from envs.rules import Action, Street
-from envs.rules import Rules as GameRules
+from envs.rules import Action, Rules, Street
 
-__all__ = ["OpponentModels", "later_bets", "shifted_rules"]
+__all__ = ["OpponentModels", "later_bets", "shifted_thresholds"]
 
 Array = npt.NDArray[np.float64]
 _BOARD_SIZE = {Street.FLOP: 3, Street.TURN: 4, Street.RIVER: 5}
@@ -41,9 +40,9 @@ UNIFORM.flags.writeable = False
 class OpponentModels:
     """Frequencies (per match) and weight tables (per hand) of every opponent seat."""
 
-    def __init__(self, params: LokiParams, rules: Rules) -> None:
+    def __init__(self, params: LokiParams, thresholds: BettingThresholds) -> None:
         self._params = params
-        self._rules = rules
+        self._thresholds = thresholds
         self._ir7 = load_income_rates().of_holdings(7)
         self._ir7_sorted = np.sort(self._ir7)
         self._frequencies: dict[int, ActionFrequencies] = {}
@@ -71,7 +70,7 @@ class OpponentModels:
             self._frequencies[seat] = ActionFrequencies(self._params)
         return self._frequencies[seat]
 
-    def learn(self, d: Decision, board: tuple[int, ...], rules: GameRules) -> None:
+    def learn(self, d: Decision, board: tuple[int, ...], rules: Rules) -> None:
         """Update the model of ``d.seat`` after its action ``d`` (``board``: the full board)."""
         frequencies = self.frequencies(d.seat)
         frequencies.observe(d.street, d.bets_to_call, d.action)
@@ -112,7 +111,7 @@ class OpponentModels:
         self,
         d: Decision,
         board: tuple[int, ...],
-        rules: GameRules,
+        rules: Rules,
         frequencies: ActionFrequencies,
     ) -> Array:
         """Loki-2's factor: each holding's triple entry of the observed action [PENA-4.2]."""
@@ -131,11 +130,11 @@ class OpponentModels:
             opponents=opponents,
             later_bets=later_bets(rules, d.street),
         )
-        betting = self._rules
+        betting = self._thresholds
         if p.modelling == Modelling.SPECIFIC:
             observed = frequencies.frequencies(d.street, d.bets_to_call)
             default = np.array(p.default_frequencies[d.bets_to_call])
-            betting = shifted_rules(betting, observed, default, d.bets_to_call)
+            betting = shifted_thresholds(betting, observed, default, d.bets_to_call)
         triples = probability_triples(
             hsn, ppot, ehs_prime(hsn, ppot), spot, betting, p.triple_width
         )
@@ -143,12 +142,14 @@ class OpponentModels:
         return factor
 
 
-def later_bets(rules: GameRules, street: Street) -> int:
+def later_bets(rules: Rules, street: Street) -> int:
     """One bet per round still to come (for the showdown odds)."""
     return sum(rules.bet_size(s) for s in Street if s > street)
 
 
-def shifted_rules(rules: Rules, observed: Array, default: Array, bets_to_call: int) -> Rules:
+def shifted_thresholds(
+    thresholds: BettingThresholds, observed: Array, default: Array, bets_to_call: int
+) -> BettingThresholds:
     """Thresholds moved by the opponent's deviation from the default frequencies [PENA-4.3].
 
     With nothing to call a bet means EHS' >= make1, so make1 moves by how much less often
@@ -157,17 +158,17 @@ def shifted_rules(rules: Rules, observed: Array, default: Array, bets_to_call: i
     A tight opponent (folds more, raises less) gets higher thresholds.
     """
     if bets_to_call == 0:
-        make1 = rules.make1 + (default[2] - observed[2])
-        make2 = rules.make2
+        make1 = thresholds.make1 + (default[2] - observed[2])
+        make2 = thresholds.make2
     else:
-        make1 = rules.make1 + (observed[0] - default[0])
-        make2 = rules.make2 + (observed[0] + observed[1]) - (default[0] + default[1])
+        make1 = thresholds.make1 + (observed[0] - default[0])
+        make2 = thresholds.make2 + (observed[0] + observed[1]) - (default[0] + default[1])
     make1 = float(np.clip(make1, 0.05, 0.95))
     make2 = float(np.clip(make2, make1 + 0.01, 0.99))
-    return Rules(
+    return BettingThresholds(
         make1=make1,
         make2=make2,
-        semi_bluff=rules.semi_bluff,
-        pot_odds=rules.pot_odds,
-        showdown_odds=rules.showdown_odds,
+        semi_bluff=thresholds.semi_bluff,
+        pot_odds=thresholds.pot_odds,
+        showdown_odds=thresholds.showdown_odds,
     )

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from envs.validation import whole_number
+
 __all__ = [
     "DEFAULT_FREQUENCIES",
     "Betting",
@@ -78,7 +80,8 @@ class LokiParams:
     make2: float = 0.85
     """[PAPP-B] EHS' from which Loki raises post-flop (Make2)."""
     lookahead: int = 1
-    """Cards enumerated for Loki's own PPOT: ours (papers.md 7.6: PPOT1 on flop and turn)."""
+    """Cards enumerated for Loki's own PPOT: ours, PPOT1 on the flop and the turn (Papp does
+    not say which; see ``agents/loki/README.md``)."""
     semi_bluff: bool = True
     """[PAPP-6.4] Bet on PPOT >= Pot_Odds2 when nobody has bet; keep betting in later rounds."""
     pot_odds: bool = True
@@ -93,7 +96,7 @@ class LokiParams:
     """[PENA-4] Loki-1 threshold ramp or Loki-2 probability-triple re-weighting."""
     triple_width: float = 0.05
     """Half-width of the linear blend at the make1/make2 boundaries of a probability triple:
-    ours (papers.md 7.13; Pena does not give it)."""
+    ours (Pena does not give it)."""
     min_observations: int = 20
     """[PAPP-7.1.2.1] Observations in a context below which frequencies blend with defaults."""
     default_frequencies: tuple[tuple[float, float, float], ...] = DEFAULT_FREQUENCIES
@@ -118,14 +121,14 @@ class LokiParams:
             raise ValueError(
                 f"need 0 < make1 < make2 <= 1, got make1={self.make1}, make2={self.make2}"
             )
-        if self.lookahead not in (1, 2):
+        if whole_number("lookahead", self.lookahead) not in (1, 2):
             raise ValueError(f"lookahead is 1 or 2 cards, got {self.lookahead}")
         if not 0.0 <= self.triple_width < (self.make2 - self.make1) / 2:
             raise ValueError(
                 "triple_width must be non-negative and below half the make1..make2 gap, "
                 f"got {self.triple_width}"
             )
-        if self.min_observations < 1:
+        if whole_number("min_observations", self.min_observations) < 1:
             raise ValueError(f"min_observations must be at least 1, got {self.min_observations}")
         rows = self.default_frequencies
         if len(rows) != 3 or any(

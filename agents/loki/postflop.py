@@ -1,6 +1,6 @@
 """Loki's post-flop betting rules as array code, and Loki-2's probability triples from them.
 
-The rules (Papp 1998 sections 6.2-6.6, papers.md 3.4), most aggressive first, a rejected option
+The rules (Papp 1998 sections 6.2-6.6), most aggressive first, a rejected option
 falling through to the next:
 
 1. EHS' >= make2 (0.85): Make2 -- raise while fewer than two bets were made, else call;
@@ -10,13 +10,13 @@ falling through to the next:
    semi-bluffed in an earlier round and nobody has bet since: bet;
 4. pot odds: call if PPOT (HSn on the river) >= to_call / (pot + to_call);
 5. showdown odds: call if HSn >= what reaching the showdown costs over what it can win (ours,
-   papers.md 7.8: one bet per remaining round from Loki and from each opponent);
+   Papp's formula is lost: one bet per remaining round from Loki and from each opponent);
 6. otherwise check if free, else fold.
 
 ``probability_triples`` evaluates them for many holdings at once (every holding an opponent may
 hold, for Loki-2's re-weighting), and blends the actions on either side of the make1 and make2
 boundaries linearly over ``+-width`` of EHS' (Pena 1999 section 4.1: Loki-1's rules translated
-into pure triples, then smoothed; the width is ours, papers.md 7.13). Width 0 gives Loki-1's
+into pure triples, then smoothed; the width is ours). Width 0 gives Loki-1's
 pure decisions.
 """
 
@@ -29,7 +29,7 @@ import numpy.typing as npt
 
 from envs.rules import Action, Street
 
-__all__ = ["Spot", "probability_triples", "rule_action"]
+__all__ = ["BettingThresholds", "Spot", "probability_triples", "rule_action"]
 
 Array = npt.NDArray[np.float64]
 
@@ -57,8 +57,8 @@ class Spot:
 
 
 @dataclass(frozen=True, slots=True)
-class Rules:
-    """Which of Loki's post-flop rules are on, and its thresholds."""
+class BettingThresholds:
+    """Loki's post-flop EHS' thresholds (make1, make2) and which of the lower rules are on."""
 
     make1: float
     make2: float
@@ -67,19 +67,21 @@ class Rules:
     showdown_odds: bool = True
 
 
-def _lower_rules(hsn: Array, ppot: Array, spot: Spot, rules: Rules) -> npt.NDArray[np.int64]:
+def _lower_rules(
+    hsn: Array, ppot: Array, spot: Spot, thresholds: BettingThresholds
+) -> npt.NDArray[np.int64]:
     """Rules 3-6: the action of holdings below make1 (or Make1's fall-through)."""
     action = np.full(hsn.shape, int(Action.FOLD if spot.to_call else Action.CALL))
     if spot.to_call > 0:
-        if rules.showdown_odds:
+        if thresholds.showdown_odds:
             cost = spot.to_call + spot.later_bets
             odds = cost / (spot.pot + cost + spot.opponents * spot.later_bets)
             action = np.where(hsn >= odds, int(Action.CALL), action)
-        if rules.pot_odds:
+        if thresholds.pot_odds:
             odds = spot.to_call / (spot.pot + spot.to_call)
             chance = hsn if spot.street == Street.RIVER else ppot
             action = np.where(chance >= odds, int(Action.CALL), action)
-    elif rules.semi_bluff and spot.num_bets == 0:
+    elif thresholds.semi_bluff and spot.num_bets == 0:
         b = spot.bet_size
         odds = 2 * b / ((spot.pot + 4 * b) + 2 * b)
         bluff = (ppot >= odds) | spot.semi_bluffing
@@ -88,11 +90,11 @@ def _lower_rules(hsn: Array, ppot: Array, spot: Spot, rules: Rules) -> npt.NDArr
 
 
 def _zone_actions(
-    hsn: Array, ppot: Array, spot: Spot, rules: Rules
+    hsn: Array, ppot: Array, spot: Spot, thresholds: BettingThresholds
 ) -> tuple[int, npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """Actions of the Make2 zone (one for all), the Make1 zone and the zone below make1."""
     high = int(Action.RAISE if spot.num_bets < 2 else Action.CALL)
-    low = _lower_rules(hsn, ppot, spot, rules)
+    low = _lower_rules(hsn, ppot, spot, thresholds)
     if spot.num_bets == 0:
         middle = np.full(hsn.shape, int(Action.RAISE))
     elif spot.to_call >= 2 * spot.bet_size and not spot.invested:
@@ -111,7 +113,7 @@ def _legal(actions: npt.NDArray[np.int64], spot: Spot) -> npt.NDArray[np.int64]:
 
 
 def probability_triples(
-    hsn: Array, ppot: Array, ehs: Array, spot: Spot, rules: Rules, width: float
+    hsn: Array, ppot: Array, ehs: Array, spot: Spot, thresholds: BettingThresholds, width: float
 ) -> Array:
     """``(k, 3)`` (fold, call, raise) probabilities of ``k`` holdings in ``spot``.
 
@@ -120,16 +122,16 @@ def probability_triples(
         ppot: PPOT of each holding (ignored on the river).
         ehs: EHS' = HSn + (1 - HSn) PPOT of each holding.
         spot: The situation, common to all holdings.
-        rules: Thresholds and switches of the rules.
+        thresholds: Thresholds and switches of the rules.
         width: Half-width of the linear blend at make1 and make2 (0: pure Loki-1 actions).
     """
-    high, middle, low = _zone_actions(hsn, ppot, spot, rules)
+    high, middle, low = _zone_actions(hsn, ppot, spot, thresholds)
     if width > 0:
-        above2 = np.clip((ehs - (rules.make2 - width)) / (2 * width), 0.0, 1.0)
-        above1 = np.clip((ehs - (rules.make1 - width)) / (2 * width), 0.0, 1.0)
+        above2 = np.clip((ehs - (thresholds.make2 - width)) / (2 * width), 0.0, 1.0)
+        above1 = np.clip((ehs - (thresholds.make1 - width)) / (2 * width), 0.0, 1.0)
     else:
-        above2 = (ehs >= rules.make2).astype(np.float64)
-        above1 = (ehs >= rules.make1).astype(np.float64)
+        above2 = (ehs >= thresholds.make2).astype(np.float64)
+        above1 = (ehs >= thresholds.make1).astype(np.float64)
     triples = np.zeros((len(ehs), 3))
     rows = np.arange(len(ehs))
     np.add.at(triples, (rows, _legal(np.full(len(ehs), high), spot)), above2)
@@ -138,9 +140,11 @@ def probability_triples(
     return triples
 
 
-def rule_action(hsn: float, ppot: float, ehs: float, spot: Spot, rules: Rules) -> Action:
+def rule_action(
+    hsn: float, ppot: float, ehs: float, spot: Spot, thresholds: BettingThresholds
+) -> Action:
     """Loki-1's pure post-flop decision for one hand (always legal in ``spot``)."""
     triple = probability_triples(
-        np.array([hsn]), np.array([ppot]), np.array([ehs]), spot, rules, width=0.0
+        np.array([hsn]), np.array([ppot]), np.array([ehs]), spot, thresholds, width=0.0
     )[0]
     return Action(int(np.argmax(triple)))

@@ -10,12 +10,13 @@ At its first pre-flop decision Loki picks one strategy and follows it for the re
 3. the thresholds ``base + increment * position`` (eq. 6.1) of Make1, Make2 and Make4 for the
    group and the tightness come from Table B.1 (``PreflopTable``); the small blind also has
    fixed Call1 / Call2 thresholds;
-4. the most aggressive strategy whose threshold the hand's IR reaches is chosen (Fig. 6.1, as
-   reconstructed in papers.md 2.2: Make4, Make2, [small blind: Call2], Make1, [small blind:
-   Call1], else Make0).
+4. the most aggressive strategy whose threshold the hand's IR reaches is chosen (Fig. 6.1 is
+   lost; our reconstruction from Papp's worked example and Pena's summary: Make4, Make2,
+   [small blind: Call2], Make1, [small blind: Call1], else Make0).
 
 Only the tight / "3-4 players" row of Table B.1 survives; the shipped table keeps it and fits the
-rest (``tuning/cli/loki_fit.py``), see ``agents/data/loki_preflop.json``.
+rest (``holdem-lab loki-fit preflop``), see ``agents/data/loki_preflop.json`` and
+``agents/loki/README.md``.
 """
 
 from __future__ import annotations

@@ -6,6 +6,9 @@
 * ``ppotc`` -- Papp's fast PPOTc estimate;
 * ``income_rate`` -- pre-flop income-rate tables IR2..IR10 (the shipped data and roll-outs).
 
+The formulas, their sources and the reference values the tests check:
+``agents/strength/README.md``.
+
 >>> from envs.cards import parse_cards
 >>> round(hand_strength(parse_cards("AhQc"), parse_cards("3h4cJh")), 3)  # Papp Table 5.1
 0.585

@@ -32,6 +32,7 @@ import numpy.typing as npt
 
 from agents.strength.holdings import HOLDING_TYPE, type_cells
 from envs.evaluator import CARD_KEYS, FLUSH_KEYS, KEY_INIT, rank_from_keys
+from envs.validation import whole_number
 
 __all__ = [
     "MAX_PLAYERS",
@@ -159,8 +160,10 @@ def rollout_income_rates(
     a, b = int(hole[0]), int(hole[1])
     if not (0 <= a < 52 and 0 <= b < 52) or a == b:
         raise ValueError(f"hole must be two distinct card ids 0..51, got {hole!r}")
+    deals = whole_number("deals", deals)
     if deals < 2:
         raise ValueError(f"deals must be at least 2, got {deals}")
+    max_players = whole_number("max_players", max_players)
     if not MIN_PLAYERS <= max_players <= MAX_PLAYERS:
         raise ValueError(f"max_players must be in {MIN_PLAYERS}..{MAX_PLAYERS}, got {max_players}")
     rest = np.array([c for c in range(52) if c not in (a, b)], dtype=np.int64)

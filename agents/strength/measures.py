@@ -38,6 +38,7 @@ from agents.strength.holdings import (
     dead_mask,
 )
 from envs.evaluator import evaluate_one
+from envs.validation import whole_number
 
 __all__ = ["ehs", "ehs_prime", "field_weights", "hand_strength", "hand_strength_all"]
 
@@ -69,6 +70,7 @@ def hand_strength(
         ValueError: on bad cards or weights, ``opponents < 1``, or live weights summing to 0.
     """
     hole, board = check_hand(hole, board)
+    opponents = whole_number("opponents", opponents)
     if opponents < 1:
         raise ValueError(f"opponents must be at least 1, got {opponents}")
     table = check_weights(weights)

@@ -3,14 +3,14 @@
 For every opponent holding (weight ``w``) the hand is classified *now* as ahead, tied or behind,
 and again after every completion of the board (the next card, or the next two on the flop).
 ``HP[now][final]`` accumulates ``w`` per completion and ``HPTotal[now]`` the weight times the
-number of completions, so both are in the same units (papers.md section 7.7). Then
+number of completions, so both are in the same units (ours; Papp leaves it open). Then
 
     PPOT = (HP[B][A] + HP[B][T] / 2 + HP[T][A] / 2) / (HPTotal[B] + HPTotal[T] / 2)
     NPOT = (HP[A][B] + HP[A][T] / 2 + HP[T][B] / 2) / (HPTotal[A] + HPTotal[T] / 2)
 
 (the "tied/2" denominators, which reproduce Papp's Table 5.1 example: PPOT2 0.208, NPOT2 0.274).
 
-Technique (shared/reference/evaluators.md section 4): the opponent's final hand is the board
+Technique: the opponent's final hand is the board
 plus a set of 3 (one card to come) or 4 (two to come) unseen cards, so every such set is ranked
 once and shared by all the (opponent pair, completion) splits of it. The index arrays that list,
 for each opponent pair of unseen-card *slots*, its completions and the id of the union set
@@ -35,6 +35,7 @@ from agents.strength.holdings import (
     check_weights,
 )
 from envs.evaluator import CARD_KEYS, FLUSH_KEYS, KEY_INIT, evaluate_one, rank_from_keys
+from envs.validation import whole_number
 
 __all__ = ["AHEAD", "BEHIND", "TIED", "hand_potential", "potential_counts", "ppot1_all"]
 
@@ -111,7 +112,7 @@ def potential_counts(
     """
     hole, board = check_hand(hole, board)
     table = check_weights(weights)
-    if lookahead not in (1, 2):
+    if whole_number("lookahead", lookahead) not in (1, 2):
         raise ValueError(f"lookahead is 1 or 2 cards, got {lookahead}")
     if len(board) + lookahead > 5:
         raise ValueError(

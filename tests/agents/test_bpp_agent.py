@@ -160,7 +160,7 @@ def test_curve_probabilities_shape() -> None:
 
 def test_learning_switch_changes_play_against_a_maniac() -> None:
     """Against the always-raising bot, a learning BPP soon reads raises as no evidence of
-    strength; the frozen one keeps reading them as strength (issue 6's switch)."""
+    strength; the frozen one keeps reading them as strength (the learning switch)."""
     learner = BPPAgent(rng=np.random.default_rng(1))
     frozen = BPPAgent(learn=False, rng=np.random.default_rng(1))
     maniac = make_agent("raise")

@@ -66,8 +66,9 @@ def test_curves_are_one_half_at_zero_and_decreasing(curve: object) -> None:
         assert [curve(float(x), steepness) for x in xs] == pytest.approx(list(ys))
 
 
-def test_fold_curve_values_from_papers_notes() -> None:
-    """papers.md 1.6: fp = 1 folds 0.27 at +1 bet and 0.12 at +2; fp = 3 folds 0.047, 0.002."""
+def test_fold_curve_values() -> None:
+    """Carlton's fold curve (our arithmetic): fp = 1 folds 0.27 at +1 bet and 0.12 at +2;
+    fp = 3 folds 0.047 and 0.002."""
     assert fold_probability(1.0, 1.0) == pytest.approx(0.269, abs=1e-3)
     assert fold_probability(2.0, 1.0) == pytest.approx(0.119, abs=1e-3)
     assert fold_probability(1.0, 3.0) == pytest.approx(0.047, abs=1e-3)

@@ -85,7 +85,7 @@ def test_papp_table_5_1_counts_and_two_card_potential() -> None:
     """Papp (1998) Table 5.1: A-Q on 3-4-J, two-card look-ahead, uniform opponent.
 
     HP rows (now) x columns (after seven cards) as printed, PPOT2 0.208 and NPOT2 0.274
-    (papers.md 3.2, "tied/2" denominators).
+    (Papp section 5.3, with the "tied/2" denominators; see agents/strength/README.md).
     """
     hole, board = parse_cards("AdQc"), parse_cards("3h4cJh")
     hp, total = potential_counts(hole, board, lookahead=2)
@@ -94,13 +94,13 @@ def test_papp_table_5_1_counts_and_two_card_potential() -> None:
     assert total.tolist() == [621_720, 8_910, 439_560]
     ppot, npot = hand_potential(hole, board, lookahead=2)
     assert round(ppot, 3) == 0.208 and round(npot, 3) == 0.274
-    # One-card look-ahead on the same flop (papers.md 3.2, "our computation").
+    # One-card look-ahead on the same flop (our computation; Papp prints no PPOT1 here).
     ppot1, npot1 = hand_potential(hole, board, lookahead=1)
     assert round(ppot1, 3) == 0.108 and round(npot1, 3) == 0.145
 
 
 def test_hand_strength_worked_examples() -> None:
-    """Pena (1999) section 3.2 and Papp (1998) sections 5.2-5.3 (papers.md 3.1)."""
+    """Pena (1999) section 3.2 and Papp (1998) sections 5.2-5.3."""
     # A-h 8-h on 9-h 8-c 2-c: ahead 903, tied 6, behind 172 -> HS1 0.84, HS3 0.59.
     hs1 = hand_strength(parse_cards("Ah8h"), parse_cards("9h8c2c"))
     assert hs1 == (903 + 6 / 2) / 1081 and round(hs1, 2) == 0.84
@@ -113,7 +113,7 @@ def test_hand_strength_worked_examples() -> None:
 
 
 def test_effective_hand_strength_example() -> None:
-    """EHS' of A-Q on 3-4-J = 0.585 + 0.415 x 0.208 = 0.671 (papers.md 3.3)."""
+    """EHS' of A-Q on 3-4-J = 0.585 + 0.415 x 0.208 = 0.671 (Papp eq. 6.4, our arithmetic)."""
     hole, board = parse_cards("AdQc"), parse_cards("3h4cJh")
     hs = hand_strength(hole, board)
     ppot, npot = hand_potential(hole, board, lookahead=2)
@@ -294,6 +294,14 @@ def test_board_ranks_are_cached_and_order_free() -> None:
             "sum to zero",
         ),
         (lambda: hand_strength(parse_cards("AsKs"), parse_cards("2c3c4c"), opponents=0), "least"),
+        (
+            lambda: hand_strength(parse_cards("AsKs"), parse_cards("2c3c4c"), opponents=1.5),
+            "opponents must be an integer, got 1.5",
+        ),
+        (
+            lambda: hand_potential(parse_cards("AsKs"), parse_cards("2c3c4c"), lookahead=1.0),
+            "lookahead must be an integer, got 1.0",
+        ),
         (lambda: hand_potential(parse_cards("AsKs"), parse_cards("2c3c4c5c6d")), "to come"),
         (
             lambda: hand_potential(parse_cards("AsKs"), parse_cards("2c3c4c5c"), lookahead=2),

@@ -30,7 +30,7 @@ def cell(name: str) -> tuple[int, int]:
     return hand_type(a, b)
 
 
-# (hand, table size, Papp's value) -- papers.md 2.1, from Papp (1998) section 6.1, Appendix A
+# (hand, table size, Papp's value) -- Papp (1998) section 6.1 and Appendix A
 # and Pena (1999) section 3.1.
 ANCHORS = [
     ("AcAd", 7, 2043),
@@ -128,6 +128,10 @@ def test_rollout_is_seeded_and_validated() -> None:
         rollout_income_rates((3, 4), deals=1, rng=np.random.default_rng(0))
     with pytest.raises(ValueError, match="max_players"):
         rollout_income_rates((3, 4), deals=10, rng=np.random.default_rng(0), max_players=11)
+    with pytest.raises(ValueError, match=r"deals must be an integer, got 10\.5"):
+        rollout_income_rates((3, 4), deals=10.5, rng=np.random.default_rng(0))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"max_players must be an integer, got 4\.0"):
+        rollout_income_rates((3, 4), deals=10, rng=np.random.default_rng(0), max_players=4.0)  # type: ignore[arg-type]
 
 
 def test_small_generation_round_trips_through_json(tmp_path: object) -> None:

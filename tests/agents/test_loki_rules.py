@@ -8,13 +8,12 @@ import pytest
 from agents.loki.history import replay
 from agents.loki.modelling import ActionFrequencies, ramp, threshold
 from agents.loki.params import DEFAULT_FREQUENCIES, LokiParams, Modelling, Tightness
-from agents.loki.postflop import Rules, Spot, probability_triples, rule_action
+from agents.loki.postflop import BettingThresholds, Spot, probability_triples, rule_action
 from envs.cards import parse_cards
 from envs.game import Hand
-from envs.rules import Action, Street
-from envs.rules import Rules as GameRules
+from envs.rules import Action, Rules, Street
 
-RULES = Rules(make1=0.50, make2=0.85)
+RULES = BettingThresholds(make1=0.50, make2=0.85)
 
 
 def spot(**changes: object) -> Spot:
@@ -81,7 +80,9 @@ def test_showdown_odds_and_switches() -> None:
     # cost 2 + 8 = 10 over 20 + 10 + 2 x 8 = 46: call from HSn 0.22 on.
     assert act(0.3, where, hsn=0.22, ppot=0.0) == Action.CALL
     assert act(0.3, where, hsn=0.21, ppot=0.0) == Action.FOLD
-    off = Rules(make1=0.5, make2=0.85, showdown_odds=False, pot_odds=False, semi_bluff=False)
+    off = BettingThresholds(
+        make1=0.5, make2=0.85, showdown_odds=False, pot_odds=False, semi_bluff=False
+    )
     assert rule_action(0.22, 0.9, 0.3, where, off) == Action.FOLD
     assert rule_action(0.22, 0.9, 0.3, spot(), off) == Action.CALL  # checks, never folds free
 
@@ -108,7 +109,7 @@ def test_triples_are_distributions_and_pure_with_zero_width() -> None:
 
 
 def test_triples_blend_linearly_at_the_boundaries() -> None:
-    """Pena 4.1: boundaries smoothed by linear interpolation (width ours, papers.md 7.13)."""
+    """Pena 4.1: boundaries smoothed by linear interpolation (width ours)."""
     where = spot(to_call=2, num_bets=1)  # Make2 raises, Make1 calls, below folds
     ehs = np.array([0.80, 0.825, 0.85, 0.875, 0.90, 0.45, 0.50, 0.55])
     triples = probability_triples(np.zeros(8), np.zeros(8), ehs, where, RULES, width=0.05)
@@ -153,8 +154,8 @@ def test_frequencies_generic_and_specific() -> None:
 
 
 def test_replay_reconstructs_each_seats_situation() -> None:
-    rules = GameRules(num_seats=3)
-    deck = list(parse_cards("AsKs QhQd 7c2d 2s3s4s 5h 6h")) + list(range(20, 30))
+    rules = Rules(num_seats=3)
+    deck = parse_cards("AsKs QhQd 7c2d 2s3s4s 5h 6h")
     hand = Hand(rules, deck, button=0)
     for action in (Action.RAISE, Action.CALL, Action.RAISE, Action.FOLD, Action.CALL):
         hand.act(action)
@@ -179,6 +180,9 @@ def test_replay_reconstructs_each_seats_situation() -> None:
         ({"make1": 0.9}, "make1 < make2"),
         ({"probability_play": 1.5}, "probability_play"),
         ({"lookahead": 3}, "lookahead"),
+        ({"lookahead": 1.0}, "lookahead must be an integer, got 1.0"),
+        ({"min_observations": 2.5}, "min_observations must be an integer, got 2.5"),
+        ({"min_observations": 0}, "min_observations must be at least 1"),
         ({"tightness": "loose"}, "Tightness"),
         ({"default_frequencies": ((1.0, 0.0, 0.0),)}, "default_frequencies"),
         ({"triple_width": 0.3}, "triple_width"),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
 import pytest
 
 from envs.cards import parse_card, parse_cards
@@ -155,7 +156,7 @@ def test_short_all_in_raise_does_not_reopen_the_betting() -> None:
 
 def test_blinds_and_board_events() -> None:
     hand = Hand(Rules(num_seats=3), parse_cards("AsAh KdKc QsQh 2c3d7h 9s Jd"), button=1)
-    assert hand.bets == [2, 0, 1]  # small blind seat 2, big blind seat 0
+    assert hand.bets == (2, 0, 1)  # small blind seat 2, big blind seat 0
     while not hand.is_over:
         hand.check_or_call()
     boards = [e for e in hand.events if isinstance(e, BoardDealt)]
@@ -188,11 +189,28 @@ def test_acpc_state_line() -> None:
         ({"stacks": (10,)}, "one value per seat"),
         ({"stacks": (10, 0)}, "must be positive"),
         ({"small_bet": 2.5}, "must be an integer"),
+        ({"small_bet": 2.5}, "small_bet must be an integer number of chips, got 2.5"),
+        ({"num_seats": 2.5}, "num_seats must be an integer, got 2.5"),
+        ({"num_seats": True}, "num_seats must be an integer, got True"),
+        ({"max_bets": (4, 4.0, 4, 4)}, r"max_bets\[FLOP\] must be an integer, got 4.0"),
+        ({"stacks": (True, 5)}, r"stacks\[0\] must be an integer number of chips, got True"),
     ],
 )
 def test_rules_validation(kwargs: dict[str, object], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         Rules(**kwargs)  # type: ignore[arg-type]
+
+
+def test_rules_take_numpy_integers_and_store_python_ints() -> None:
+    rules = Rules(
+        num_seats=np.int64(3),
+        big_bet=np.int32(4),
+        max_bets=tuple(np.array([4, 4, 4, 4])),
+        stacks=tuple(np.array([10, 20, 30])),
+    )
+    assert rules == Rules(num_seats=3, stacks=(10, 20, 30))
+    values = (rules.num_seats, rules.big_bet, *rules.max_bets, *(rules.stacks or ()))
+    assert all(type(v) is int for v in values)
 
 
 @pytest.mark.parametrize(

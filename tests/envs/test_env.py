@@ -147,9 +147,11 @@ def test_observation_does_not_depend_on_opponents_hidden_cards(num_seats: int) -
     for _ in range(60):
         deck = rng.permutation(52)
         other = deck.copy()
-        # New hole cards for seats 1.., taken from the undealt part of the deck.
-        n2, spare = 2 * num_seats, deck[2 * num_seats + 5 :]
-        other[2:n2] = spare[: n2 - 2]
+        # New hole cards for seats 1..: exchanged with cards of the undealt part of the deck
+        # (a deck stays a permutation: every card once).
+        n2 = 2 * num_seats
+        spare = slice(n2 + 5, n2 + 5 + n2 - 2)
+        other[2:n2], other[spare] = deck[spare], deck[2:n2]
         button = int(rng.integers(num_seats))
         hands = [Hand(Rules(num_seats=num_seats), d, button=button) for d in (deck, other)]
         while hands[0].actor is not None:

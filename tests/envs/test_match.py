@@ -311,9 +311,10 @@ def test_non_action_return_is_an_error() -> None:
     [
         ({"agents": ["call"]}, "2 to 10 agents"),
         ({"agents": ["call"] * 11}, "2 to 10 agents"),
-        ({"hands": 0}, "hands must be a positive integer"),
-        ({"hands": 2.5}, "hands must be a positive integer"),
-        ({"seed": -1}, "seed must be a non-negative integer"),
+        ({"hands": 0}, "hands must be an integer >= 1, got 0"),
+        ({"hands": 2.5}, "hands must be an integer >= 1, got 2.5"),
+        ({"hands": True}, "hands must be an integer >= 1, got True"),
+        ({"seed": -1}, "seed must be an integer >= 0, got -1"),
         ({"rules": Rules(num_seats=3)}, "rules are for 3 seats but 2 agents"),
         ({"agents": ["call", "nobody"]}, "unknown agent 'nobody'"),
         ({"names": ["one"]}, "1 names given for 2 agents"),

@@ -1,6 +1,8 @@
 """Differential test: our engine against PokerKit on random multiway hands with finite stacks.
 
-PokerKit (a test-only dependency) is the reference-grade fixed-limit implementation (peers.md).
+PokerKit (Kim 2023, arXiv:2308.07327; a test-only dependency pinned in the dev extra) is a
+reference-grade fixed-limit implementation. It is imported, not skipped: without the oracle the
+suite fails.
 Both engines get the same cards and the same random legal actions; the seat to act, the legal
 actions and the final payoffs must agree. PokerKit does not count the blinds as a bet, so its
 default cap of four bets/raises per round is our ``max_bets=(5, 4, 4, 4)``.
@@ -11,13 +13,12 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-import pytest
+import numpy.typing as npt
+import pokerkit
 
 from envs.cards import format_card
 from envs.game import Hand
 from envs.rules import Action, Rules
-
-pokerkit = pytest.importorskip("pokerkit")
 
 AUTOMATIONS = (
     pokerkit.Automation.ANTE_POSTING,
@@ -44,7 +45,9 @@ def _pokerkit_state(rules: Rules, stacks: tuple[int, ...]) -> object:
     )
 
 
-def _deal_pending(state: object, hand: Hand, seat_of: list[int]) -> None:
+def _deal_pending(
+    state: object, hand: Hand, deck: npt.NDArray[np.int64], seat_of: list[int]
+) -> None:
     """Give PokerKit the cards our engine dealt, in whatever order PokerKit asks for them."""
     while True:
         if state.can_burn_card():  # type: ignore[attr-defined]
@@ -57,7 +60,8 @@ def _deal_pending(state: object, hand: Hand, seat_of: list[int]) -> None:
         elif state.can_deal_board():  # type: ignore[attr-defined]
             have = len(state.board_cards)  # type: ignore[attr-defined]
             want = {0: 3, 3: 1, 4: 1}[have]
-            cards = hand._deck[2 * hand.num_seats + have : 2 * hand.num_seats + have + want]
+            start = 2 * hand.num_seats + have  # the board is dealt from deck[2n:]
+            cards = deck[start : start + want]
             state.deal_board("".join(format_card(c) for c in cards))  # type: ignore[attr-defined]
         else:
             return
@@ -76,7 +80,7 @@ def _play_one(rng: np.random.Generator) -> tuple[int, int]:
     state = _pokerkit_state(rules, tuple(stacks[s] for s in seat_of))
     decisions = 0
     while True:
-        _deal_pending(state, hand, seat_of)
+        _deal_pending(state, hand, deck, seat_of)
         if hand.is_over:
             break
         actor = hand.actor
