@@ -1,0 +1,92 @@
+"""Showdowns of many tables at once: one evaluator call, then side pots and split pots as
+array operations over (table, pot, seat).
+
+The pots are those of ``envs.showdown.award_pots``: a hand that wins no pot is killed first (as
+PokerKit does), so a pot is formed at each distinct contribution of a remaining winner, holding
+the chips of every seat between that level and the level below; the chips above the highest
+such level go to the highest pot. Each pot is split among its best hands, the odd chips going
+to the first of them left of the button.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from envs.batched.rounds import finish
+from envs.batched.state import BatchState, Bools, Chips, Layout
+from envs.evaluator import evaluate
+
+__all__ = ["award", "showdown"]
+
+
+def showdown(state: BatchState, layout: Layout, tables: Bools) -> None:
+    """Show down the hands still in at ``tables`` (boards complete) and pay the pots."""
+    rows = np.flatnonzero(tables)
+    n = layout.num_seats
+    contenders = ~state.folded[:, rows].T
+    table, seat = np.nonzero(contenders)
+    deck = state.deck[rows]
+    cards = np.empty((len(table), 7), dtype=np.uint8)
+    cards[:, 0] = deck[table, 2 * seat]
+    cards[:, 1] = deck[table, 2 * seat + 1]
+    cards[:, 2:] = deck[table, 2 * n : 2 * n + 5]
+    ranks = np.zeros(contenders.shape, dtype=np.int16)
+    ranks[table, seat] = evaluate(cards)
+    contributions = state.contributions[:, rows].T
+    won = award(contributions, contenders, ranks, state.button[rows])
+    state.showed[:, rows] = contenders.T
+    state.ranks[:, rows] = ranks.T
+    state.payoffs[:, rows] = (won - contributions).T
+    state.stacks[:, rows] += won.T
+    finish(state, tables)
+
+
+def award(
+    contributions: Chips,
+    contenders: Bools,
+    ranks: npt.NDArray[np.int16],
+    button: npt.NDArray[np.int8],
+) -> Chips:
+    """Chips won by each seat of each table.
+
+    Args:
+        contributions: ``(tables, seats)`` chips each seat put in over the hand.
+        contenders: Seats still in at the showdown.
+        ranks: Hand ranks of the contenders (higher is stronger; other entries are ignored).
+        button: The button of each table (odd chips go to the first winner after it).
+    """
+    n = contributions.shape[1]
+    seats = np.arange(n)
+    strength = np.where(contenders, ranks, 0).astype(np.int32)
+    # Axes [table, t, s]: seat t stands for the pot at its contribution level, s for a seat.
+    level = contributions[:, :, np.newaxis]
+    paid = contributions[:, np.newaxis, :]
+    at_least = paid >= level
+    # A contender wins some pot iff no contender who put in as much holds a better hand.
+    best_above = np.where(at_least, strength[:, np.newaxis, :], 0).max(axis=2)
+    winners = contenders & (strength == best_above)
+    winner_seats = winners[:, np.newaxis, :]
+
+    # One pot per distinct contribution of a winner, held by the first winner at that level.
+    same_level = (paid == level) & winner_seats
+    pots = winners & (np.argmax(same_level, axis=2) == seats)
+    eligible = at_least & winner_seats
+    best = np.where(eligible, strength[:, np.newaxis, :], 0).max(axis=2)
+    split = eligible & (strength[:, np.newaxis, :] == best[:, :, np.newaxis])
+    below = np.where(~at_least & winner_seats, paid, 0).max(axis=2)[:, :, np.newaxis]
+    amount = (np.minimum(paid, level) - below).clip(0).sum(axis=2)
+    # Chips above the highest winner's level (folded seats' only) join the highest pot.
+    highest = np.where(winners, contributions, 0).max(axis=1, keepdims=True)
+    amount += (pots & (contributions == highest)) * (paid - level).clip(0).sum(axis=2)
+    amount *= pots
+    share, odd = np.divmod(amount, np.maximum(split.sum(axis=2), 1))
+    # The odd chips of a pot go to its first winner from the seat left of the button.
+    place = (seats - button[:, np.newaxis].astype(np.intp) - 1) % n
+    first = np.argmin(np.where(split, place[:, np.newaxis, :], n), axis=2)
+    won = (
+        split * share[:, :, np.newaxis]
+        + (first[:, :, np.newaxis] == seats) * odd[:, :, np.newaxis]
+    )
+    total: Chips = won.sum(axis=1).astype(contributions.dtype)
+    return total
