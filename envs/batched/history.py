@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from envs.acpc import betting_string
 from envs.batched.state import BatchState, Layout
 from envs.cards import format_cards
 from envs.events import (
@@ -31,6 +30,9 @@ __all__ = ["acpc_line", "hand_events", "player_view", "public_actions"]
 
 BOARD_LENGTHS = (0, 3, 4, 5)
 """Board cards dealt by the end of each street's dealing."""
+_STREETS = tuple(Street)
+_ACTIONS = tuple(Action)
+_CHARS = "fcr"
 
 
 def public_actions(state: BatchState, table: int) -> tuple[Acted, ...]:
@@ -41,7 +43,7 @@ def public_actions(state: BatchState, table: int) -> tuple[Acted, ...]:
     actions = state.log_action[table, :size].tolist()
     amounts = state.log_amount[table, :size].tolist()
     return tuple(
-        Acted(Street(st), seat, Action(action), amount)
+        Acted(_STREETS[st], seat, _ACTIONS[action], amount)
         for st, seat, action, amount in zip(streets, seats, actions, amounts, strict=True)
     )
 
@@ -162,7 +164,15 @@ def acpc_line(state: BatchState, table: int, names: Sequence[str] | None = None)
     button = int(state.button[table])
     order = [(button + 1 + p) % n for p in range(n)]
     length = BOARD_LENGTHS[int(state.street[table])]
-    betting = betting_string(public_actions(state, table), rounds=1 + max(0, length - 2))
+    size = int(state.log_len[table])
+    rounds = [""] * (1 + max(0, length - 2))
+    for street, action in zip(
+        state.log_street[table, :size].tolist(),
+        state.log_action[table, :size].tolist(),
+        strict=True,
+    ):
+        rounds[street] += _CHARS[action]
+    betting = "/".join(rounds)
     cards = "|".join(format_cards(_hole(state, table, s)) for s in order)
     board = _board(state, table, length)
     for lo, hi in ((0, 3), (3, 4), (4, 5)):
