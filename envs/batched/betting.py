@@ -13,11 +13,14 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from envs.batched.seatwise import count_seats, pack_seats, scatter
+from envs.batched.seatwise import count_seats, scatter
 from envs.batched.state import BatchState, Bools, Chips, Index, Int8s, Layout, SeatSets
 from envs.rules import Action
 
 __all__ = ["Decisions", "apply_actions", "pending_decisions"]
+
+# Plain ints: an enum member's attribute lookup costs more than the array operation it is in.
+_FOLD, _CALL, _RAISE = int(Action.FOLD), int(Action.CALL), int(Action.RAISE)
 
 
 @dataclass(frozen=True, eq=False)
@@ -63,9 +66,9 @@ def pending_decisions(state: BatchState, layout: Layout) -> Decisions:
         & (state.acted & bit > 0)
     )
     legal = np.empty((3, layout.num_tables), dtype=np.bool_)
-    legal[Action.FOLD] = acting & (owed > 0)
-    legal[Action.CALL] = acting
-    legal[Action.RAISE] = (
+    legal[_FOLD] = acting & (owed > 0)
+    legal[_CALL] = acting
+    legal[_RAISE] = (
         acting
         & (state.num_bets < layout.caps[state.street])
         & (stack > owed)
@@ -89,9 +92,9 @@ def apply_actions(
         The tables whose betting round ended with this action (their actor is now -1).
     """
     acting, flat, seat, bit = d.acting, d.flat, d.seat, d.bit
-    is_fold = acting & (actions == Action.FOLD)
-    is_call = acting & (actions == Action.CALL)
-    is_raise = acting & (actions == Action.RAISE)
+    is_fold = acting & (actions == _FOLD)
+    is_call = acting & (actions == _CALL)
+    is_raise = acting & (actions == _RAISE)
     street = state.street
     target = np.minimum(d.stack + d.bet, state.max_bet + layout.bet_sizes[street])
     increment = target - state.max_bet
@@ -127,8 +130,8 @@ def apply_actions(
     short *= short < state.full_raise
     state.short_all_in += is_raise * (short - state.short_all_in)
     # After a raise every other seat with chips that has not folded is to act, in order.
-    queue = pack_seats((state.stacks > 0) & ~state.folded) & ~bit
-    state.queue ^= (queue ^ state.queue) * is_raise
+    state.able &= ~(bit * (is_fold | (acting & (stack == 0))))
+    state.queue ^= ((state.able & ~bit) ^ state.queue) * is_raise
 
     ended: Bools = acting & ((state.num_active <= 1) | (state.queue == 0))
     state.queue *= ~ended

@@ -9,13 +9,13 @@ import numpy as np
 import numpy.typing as npt
 
 from envs.batched.betting import Decisions
-from envs.batched.state import CHIP_LIMIT, CHIPS, BatchState, Chips, Index, Int8s
+from envs.batched.state import CHIP_LIMIT, CHIPS, BatchState, Bools, Chips, Index, Int8s
 from envs.cards import DECK_SIZE, format_card
 from envs.rules import Action, Street
 
 __all__ = ["StartArgs", "check_actions", "check_start", "refusal"]
 
-StartArgs = tuple[Index, npt.NDArray[np.integer], Int8s, npt.NDArray[np.int64], Chips]
+StartArgs = tuple[Index, Bools, npt.NDArray[np.integer], Int8s, npt.NDArray[np.int64], Chips]
 
 
 def _integers(name: str, values: npt.ArrayLike, shape: tuple[int, ...]) -> npt.NDArray[np.integer]:
@@ -39,8 +39,9 @@ def check_start(
     hand_ids: npt.ArrayLike,
     stacks: npt.ArrayLike | None,
 ) -> StartArgs:
-    """The arguments of ``HandBatch.start`` as arrays (stacks seat-major), or ``ValueError``
-    naming the problem. Values are range-checked before they are narrowed."""
+    """The arguments of ``HandBatch.start`` as arrays (with the rows as a mask too, stacks
+    seat-major), or ``ValueError`` naming the problem. Values are range-checked before they
+    are narrowed."""
     rules = state.rules
     n, tables = rules.num_seats, len(state.over)
     table = np.asarray(rows)
@@ -52,9 +53,11 @@ def check_start(
         bad = table[(table < 0) | (table >= tables)][0]
         raise ValueError(f"table {bad} does not exist: the batch has tables 0..{tables - 1}")
     index = table.astype(np.intp, copy=False)
-    repeats = np.bincount(index, minlength=tables) > 1
-    if repeats.any():
-        raise ValueError(f"table {int(np.argmax(repeats))} appears twice in rows")
+    chosen = np.zeros(tables, dtype=np.bool_)
+    chosen[index] = True
+    if np.count_nonzero(chosen) != k:
+        twice = int(np.argmax(np.bincount(index, minlength=tables) > 1))
+        raise ValueError(f"table {twice} appears twice in rows")
     running = ~state.over[index]
     if running.any():
         raise ValueError(
@@ -103,7 +106,7 @@ def check_start(
                 f"table {index[i]}: at most {CHIP_LIMIT:,} chips per table, got {totals[i]:,}"
             )
         chips = wide.astype(CHIPS)
-    return index, cards, button.astype(np.int8), hand_id, chips
+    return index, chosen, cards, button.astype(np.int8), hand_id, chips
 
 
 def check_actions(d: Decisions, state: BatchState, actions: npt.ArrayLike) -> npt.NDArray[np.int8]:

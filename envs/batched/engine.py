@@ -35,8 +35,7 @@ from envs.batched import history
 from envs.batched.betting import Decisions, apply_actions, pending_decisions
 from envs.batched.checks import check_actions, check_start
 from envs.batched.pots import showdown
-from envs.batched.rounds import begin_round, end_rounds, post_blinds
-from envs.batched.seatwise import scatter
+from envs.batched.rounds import begin_preflop, end_rounds, post_blinds
 from envs.batched.state import CHIP_LIMIT, BatchState, Layout
 from envs.events import Event
 from envs.rules import Action, Rules
@@ -151,7 +150,7 @@ class HandBatch:
                 short or with a repeated or unknown card, a bad button or stack; nothing
                 changes then.
         """
-        table, deck, button, hand_id, chips = check_start(
+        table, tables, deck, button, hand_id, chips = check_start(
             self._state, rows, decks, buttons, hand_ids, stacks
         )
         s, layout = self._state, self._layout
@@ -160,19 +159,19 @@ class HandBatch:
         s.deck[table] = deck
         s.button[table] = button
         s.hand_id[table] = hand_id
-        for per_table in (s.street, s.log_len, s.num_bets):
-            per_table[table] = 0
-        cells = layout.seat_offset[:, np.newaxis] + table
-        for per_seat in (s.folded, s.showed, s.ranks, s.decisions, s.payoffs):
-            scatter(per_seat, cells, 0)
-        s.num_active[table] = self.num_seats
-        s.over[table] = False
-        s.dealt[table] = True
+        keep = ~tables
+        for array in (s.street, s.log_len, s.decisions, s.ranks, s.payoffs):
+            array *= keep
+        s.folded &= keep
+        s.showed &= keep
+        s.num_active += tables * (self.num_seats - s.num_active)
+        s.over &= keep
+        s.dealt |= tables
         opener = np.zeros(self.num_tables, dtype=np.int8)
-        opener[table] = post_blinds(s, layout, table, cells, chips)
-        tables = np.zeros(self.num_tables, dtype=np.bool_)
-        tables[table] = True
-        self._carry_on(begin_round(s, layout, tables, opener, bets=1))
+        opener[table] = post_blinds(
+            s, layout, table, layout.seat_offset[:, np.newaxis] + table, chips
+        )
+        self._carry_on(begin_preflop(s, layout, tables, opener))
 
     def legal_mask(self) -> npt.NDArray[np.bool_]:
         """``(tables, 3)`` read-only: the actor's legal actions in ``Action`` order (all False
@@ -211,10 +210,11 @@ class HandBatch:
         self._carry_on(apply_actions(self._state, self._layout, d, chosen))
 
     def _carry_on(self, round_ended: npt.NDArray[np.bool_]) -> None:
-        s, layout = self._state, self._layout
-        at_showdown = end_rounds(s, layout, round_ended)
-        if at_showdown.any():
-            showdown(s, layout, at_showdown)
+        if round_ended.any():
+            s, layout = self._state, self._layout
+            at_showdown = end_rounds(s, layout, round_ended)
+            if at_showdown.any():
+                showdown(s, layout, at_showdown)
 
     def _pending(self) -> Decisions:
         if self._decisions is None:

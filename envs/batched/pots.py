@@ -14,7 +14,8 @@ import numpy as np
 import numpy.typing as npt
 
 from envs.batched.rounds import finish
-from envs.batched.state import BatchState, Bools, Chips, Layout
+from envs.batched.seatwise import count_seats, scatter
+from envs.batched.state import CHIP_LIMIT, BatchState, Bools, Chips, Int8s, Layout
 from envs.evaluator import evaluate
 
 __all__ = ["award", "showdown"]
@@ -24,22 +25,41 @@ def showdown(state: BatchState, layout: Layout, tables: Bools) -> None:
     """Show down the hands still in at ``tables`` (boards complete) and pay the pots."""
     rows = np.flatnonzero(tables)
     n = layout.num_seats
-    contenders = ~state.folded[:, rows].T
-    table, seat = np.nonzero(contenders)
+    cells = layout.seat_offset[:, np.newaxis] + rows  # (seat, row) in per-seat arrays
+    contenders = ~np.take(state.folded, cells)
+    seat, row = np.nonzero(contenders)
     deck = state.deck[rows]
-    cards = np.empty((len(table), 7), dtype=np.uint8)
-    cards[:, 0] = deck[table, 2 * seat]
-    cards[:, 1] = deck[table, 2 * seat + 1]
-    cards[:, 2:] = deck[table, 2 * n : 2 * n + 5]
+    cards = np.empty((len(row), 7), dtype=np.uint8)
+    cards[:, 0] = deck[row, 2 * seat]
+    cards[:, 1] = deck[row, 2 * seat + 1]
+    cards[:, 2:] = deck[row, 2 * n : 2 * n + 5]
     ranks = np.zeros(contenders.shape, dtype=np.int16)
-    ranks[table, seat] = evaluate(cards)
-    contributions = state.contributions[:, rows].T
-    won = award(contributions, contenders, ranks, state.button[rows])
-    state.showed[:, rows] = contenders.T
-    state.ranks[:, rows] = ranks.T
-    state.payoffs[:, rows] = (won - contributions).T
-    state.stacks[:, rows] += won.T
+    ranks[seat, row] = evaluate(cards)
+    contributions = np.take(state.contributions, cells)
+    button = state.button[rows]
+    paid = contributions * contenders
+    if (paid.max(axis=0) == (paid + ~contenders * CHIP_LIMIT).min(axis=0)).all():
+        won = _split_one_pot(layout, contributions, ranks, button)
+    else:
+        won = award(contributions.T, contenders.T, ranks.T, button).T
+    scatter(state.showed, cells, contenders)
+    scatter(state.ranks, cells, ranks)
+    scatter(state.payoffs, cells, won - contributions)
+    scatter(state.stacks, cells, np.take(state.stacks, cells) + won)
     finish(state, tables)
+
+
+def _split_one_pot(
+    layout: Layout, contributions: Chips, ranks: npt.NDArray[np.int16], button: Int8s
+) -> Chips:
+    """``award`` when every contender put in the same (seat-major ``(seats, tables)``
+    arrays): one pot, split among the best hands."""
+    best = ranks == ranks.max(axis=0)  # ranks are 0 for seats not shown
+    share, odd = np.divmod(contributions.sum(axis=0), count_seats(best))
+    place = layout.place[button].T
+    first = np.argmin(place + ~best * layout.num_seats, axis=0)
+    won: Chips = best * share + (layout.seats[:, np.newaxis] == first) * odd
+    return won
 
 
 def award(

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.batched.seatwise import count_seats, pack_seats, scatter, second_largest
+from envs.batched.seatwise import pack_seats, scatter, second_largest
 from envs.batched.state import BatchState, Bools, Chips, Index, Int8s, Layout
 from envs.rules import Street
 
-__all__ = ["begin_round", "end_rounds", "finish", "post_blinds"]
+__all__ = ["begin_preflop", "end_rounds", "finish", "post_blinds"]
+
+_RIVER = int(Street.RIVER)
 
 
 def post_blinds(
@@ -45,29 +47,24 @@ def post_blinds(
     return opener
 
 
-def begin_round(
-    state: BatchState, layout: Layout, tables: Bools, opener: Int8s, bets: int
-) -> Bools:
-    """Open a betting round at ``tables``, ``opener`` (per table) first in line.
-
-    Args:
-        bets: The round's bet count so far (1 pre-flop: the big blind).
+def begin_preflop(state: BatchState, layout: Layout, tables: Bools, opener: Int8s) -> Bools:
+    """Open the pre-flop betting at ``tables`` (blinds posted), ``opener`` first in line.
 
     Returns:
-        The tables where nobody is to act, so the round ends at once.
+        The tables where nobody is to act (all-in blinds), so the round ends at once.
     """
     keep = ~tables
-    state.num_bets *= keep
-    if bets:
-        state.num_bets += tables * np.int16(bets)
+    state.num_bets += tables * (1 - state.num_bets)  # the big blind is the first bet
     state.max_bet += tables * (state.bets.max(axis=0) - state.max_bet)
     state.full_raise *= keep
     state.short_all_in *= keep
     state.acted *= keep
-    # A seat with chips acts only if another live seat could match more than its bet.
+    able = (state.stacks > 0) & ~state.folded
+    state.able ^= (pack_seats(able) ^ state.able) * tables
+    # A seat with chips acts only if another live seat could match more than its bet (the
+    # effective-stack rule: a short blind can leave a seat nothing to contest).
     live = (state.stacks + state.bets + 1) * ~state.folded - 1
-    contested = second_largest(live) > state.bets
-    queue = pack_seats(contested & (state.stacks > 0) & ~state.folded)
+    queue = pack_seats(able & (second_largest(live) > state.bets))
     first = np.take(layout.first_from, (opener.astype(np.intp) << layout.num_seats) + queue)
     first_bet = np.take(state.bets, layout.seat_offset[np.maximum(first, 0)] + layout.tables)
     alone = (queue & (queue - 1)) == 0  # at most one seat
@@ -80,40 +77,58 @@ def begin_round(
 
 
 def end_rounds(state: BatchState, layout: Layout, tables: Bools) -> Bools:
-    """End the betting round at ``tables`` and carry each on until a seat is to act or the
-    hand is over: fold-outs are paid here; showdowns are left to the caller (one evaluator
-    call for all of them).
+    """End the betting round at ``tables`` and carry each on to the next street's first
+    decision or to the end of the hand: fold-outs are paid here, showdowns are left to the
+    caller (one evaluator call for all of them).
 
     Returns:
         The tables that reached a showdown (their board is complete, their payoffs not yet).
     """
-    showdown = np.zeros(layout.num_tables, dtype=np.bool_)
-    while tables.any():
-        # The uncalled part of the largest bet goes back to its owner.
-        excess = np.maximum(state.bets - second_largest(state.bets), 0) * tables
-        state.stacks += excess
-        state.contributions -= excess
-        state.bets *= ~tables
-        folded_out = tables & (state.num_active == 1)
-        if folded_out.any():
-            _pay_fold_outs(state, layout, folded_out)
-        with_chips = count_seats((state.stacks > 0) & ~state.folded)
-        last = tables & ~folded_out & ((state.street == Street.RIVER) | (with_chips <= 1))
-        state.street += last * (Street.RIVER - state.street)
-        showdown |= last
-        advance = tables & ~folded_out & ~last
-        state.street += advance
-        tables = begin_round(state, layout, advance, layout.next_seat[state.button], bets=0)
+    # The uncalled part of the largest bet goes back to its owner.
+    excess = np.maximum(state.bets - second_largest(state.bets), 0) * tables
+    state.stacks += excess
+    state.contributions -= excess
+    state.bets *= ~tables
+    folded_out = tables & (state.num_active == 1)
+    if folded_out.any():
+        _pay_fold_outs(state, layout, folded_out)
+    # Returned chips can give an all-in seat chips again: recount who can act.
+    able = pack_seats((state.stacks > 0) & ~state.folded)
+    state.able ^= (able ^ state.able) * tables
+    at_most_one = (able & (able - 1)) == 0
+    showdown: Bools = tables & ~folded_out & ((state.street == _RIVER) | at_most_one)
+    state.street += showdown * (_RIVER - state.street)
+    advance = tables & ~folded_out & ~showdown
+    state.street += advance
+    _begin_street(state, layout, advance)
     return showdown
+
+
+def _begin_street(state: BatchState, layout: Layout, tables: Bools) -> None:
+    """Open the betting of a street after the flop at ``tables``.
+
+    Every bet is 0 and at least two live seats have chips, so the effective-stack rule leaves
+    all of them to act, from the first left of the button, and someone always does.
+    """
+    keep = ~tables
+    state.num_bets *= keep
+    state.max_bet *= keep
+    state.full_raise *= keep
+    state.short_all_in *= keep
+    state.acted *= keep
+    state.queue |= state.able * tables  # these tables' queues were empty
+    first = np.take(layout.first_from, layout.after[state.button] + state.queue)
+    state.actor += tables * (first - state.actor)
 
 
 def _pay_fold_outs(state: BatchState, layout: Layout, tables: Bools) -> None:
     """The last seat in wins the whole pot."""
     rows = np.flatnonzero(tables)
-    contributions = state.contributions[:, rows]
-    winner = layout.seat_offset[np.argmin(state.folded[:, rows], axis=0)] + rows
+    cells = layout.seat_offset[:, np.newaxis] + rows
+    contributions = np.take(state.contributions, cells)
+    winner = layout.seat_offset[np.argmin(np.take(state.folded, cells), axis=0)] + rows
     pot = contributions.sum(axis=0)
-    state.payoffs[:, rows] = -contributions
+    scatter(state.payoffs, cells, -contributions)
     scatter(state.payoffs, winner, np.take(state.payoffs, winner) + pot)
     scatter(state.stacks, winner, np.take(state.stacks, winner) + pot)
     finish(state, tables)

@@ -71,6 +71,8 @@ class BatchState:
     """Seats still to act this round (bit ``s`` for seat ``s``)."""
     acted: SeatSets
     """Seats that acted this round since the last full raise."""
+    able: SeatSets
+    """Seats that have not folded and have chips behind (could still act)."""
     num_bets: Int16s
     num_active: Int8s
     max_bet: Chips
@@ -112,6 +114,7 @@ class BatchState:
             decisions=np.zeros(per_seat, dtype=np.int16),
             queue=np.zeros(n, dtype=np.uint16),
             acted=np.zeros(n, dtype=np.uint16),
+            able=np.zeros(n, dtype=np.uint16),
             num_bets=np.zeros(n, dtype=np.int16),
             num_active=np.zeros(n, dtype=np.int8),
             max_bet=np.zeros(n, dtype=CHIPS),
@@ -148,6 +151,10 @@ class Layout:
     """Columns of the action log: the longest hand's decisions plus one spare column."""
     tables: Index
     """``0 .. num_tables - 1``."""
+    seats: Int8s
+    """``0 .. num_seats - 1``."""
+    place: Int8s
+    """``place[button, seat]``: 0 for the seat left of the button ... ``n - 1`` for it."""
     seat_offset: Index
     """``seat * num_tables``: plus a table, the index in a raveled per-seat array."""
     log_base: Index
@@ -198,6 +205,8 @@ class Layout:
             num_seats=n,
             log_width=width,
             tables=np.arange(num_tables, dtype=np.intp),
+            seats=seats.astype(np.int8),
+            place=((seats[np.newaxis, :] - seats[:, np.newaxis] - 1) % n).astype(np.int8),
             seat_offset=seats.astype(np.intp) * num_tables,
             log_base=np.arange(num_tables, dtype=np.intp) * width,
             bit=(1 << seats).astype(np.uint16),
