@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import os
 import platform
 import sys
 import time
@@ -66,26 +67,43 @@ class BatchedRandomPlay:
         rows = np.arange(tables)
         self.batch.start(rows, random_decks(self.rng, tables, self.cards), rows % num_seats, rows)
         self.next_id = tables
+        self.spent = {"engine": 0.0, "draw": 0.0, "deal": 0.0}
 
     def play(self, hands: int) -> tuple[int, int]:
-        """Step until at least ``hands`` hands ended: (hands ended, decisions taken)."""
+        """Step until at least ``hands`` hands ended: (hands ended, decisions taken).
+
+        CPU time is split between the engine (``legal_mask``, ``step``, ``start``), drawing
+        the actions (``envs.crn`` uniforms, inverse CDF) and dealing (``random_decks``).
+        """
         batch, played, decisions = self.batch, 0, 0
+        clock, spent = time.process_time, self.spent
         while played < hands:
+            t0 = clock()
             legal = batch.legal_mask()
+            t1 = clock()
             counts = legal.sum(axis=1, keepdims=True)
             probabilities = legal / np.maximum(counts, 1)
             u = decision_uniforms(
                 SEED, batch.hand_id, np.maximum(batch.actor, 0), batch.decision_index()
             )
+            actions = sample_actions(probabilities, u)
             decisions += int(np.count_nonzero(counts))
-            batch.step(sample_actions(probabilities, u))
+            t2 = clock()
+            batch.step(actions)
             over = np.flatnonzero(batch.over)
+            t3 = clock()
+            spent["engine"] += (t1 - t0) + (t3 - t2)
+            spent["draw"] += t2 - t1
             if len(over):
                 played += len(over)
                 ids = np.arange(self.next_id, self.next_id + len(over))
                 self.next_id += len(over)
                 buttons = (batch.button[over] + 1) % self.seats
-                batch.start(over, random_decks(self.rng, len(over), self.cards), buttons, ids)
+                decks = random_decks(self.rng, len(over), self.cards)
+                t4 = clock()
+                batch.start(over, decks, buttons, ids)
+                spent["deal"] += t4 - t3
+                spent["engine"] += clock() - t4
         return played, decisions
 
 
@@ -170,9 +188,15 @@ class Contender:
     def __init__(self, runner: BatchedRandomPlay | ScalarRandomPlay | OpenSpielRandomPlay):
         self.runner = runner
         self.name = runner.name
+        self.rate_guess = 1000.0
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget what was measured (after the warm-up)."""
         self.hands = self.decisions = 0
         self.cpu = 0.0
-        self.rate_guess = 1000.0
+        if isinstance(self.runner, BatchedRandomPlay):
+            self.runner.spent = dict.fromkeys(self.runner.spent, 0.0)
 
     def slice(self, seconds: float) -> None:
         start = time.process_time()
@@ -187,6 +211,15 @@ class Contender:
     def rate(self) -> float:
         return self.hands / self.cpu
 
+    @property
+    def split(self) -> str:
+        """Shares of the CPU time of a batched contender (empty for the others)."""
+        if not isinstance(self.runner, BatchedRandomPlay):
+            return ""
+        spent = self.runner.spent
+        total = sum(spent.values())
+        return ", ".join(f"{part} {100 * cpu / total:.0f}%" for part, cpu in spent.items())
+
 
 def measure(num_seats: int, tables: list[int], slices: int, seconds: float) -> list[Contender]:
     """Hands per CPU-second of every contender at ``num_seats`` seats, interleaved."""
@@ -198,8 +231,7 @@ def measure(num_seats: int, tables: list[int], slices: int, seconds: float) -> l
     contenders = [Contender(make()) for make in makers]
     for contender in contenders:  # warm-up, and a first guess of the rate
         contender.slice(seconds / 2)
-        contender.hands = contender.decisions = 0
-        contender.cpu = 0.0
+        contender.reset()
     for _ in range(slices):
         for contender in contenders:
             contender.slice(seconds)
@@ -227,6 +259,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--write", type=Path, help="write the figures as markdown here")
     args = parser.parse_args(argv)
 
+    load_before = os.getloadavg()[0]
     rows = []
     for seats in args.seats:
         contenders = measure(seats, args.tables, args.slices, args.slice_seconds)
@@ -234,16 +267,20 @@ def main(argv: list[str] | None = None) -> int:
         scalar = next(c for c in contenders if c.name == "scalar Hand")
         for c in contenders:
             vs_peer = c.rate / peer.rate if peer else None
-            row = (seats, c.name, c.rate, c.decisions / c.hands, vs_peer, c.rate / scalar.rate)
-            rows.append(row)
+            per_hand = c.decisions / c.hands
+            rows.append((seats, c.name, c.rate, per_hand, vs_peer, c.rate / scalar.rate, c.split))
             print(
                 f"{seats} seats, {c.name}: {c.rate:,.0f} hands/CPU-s "
-                f"({c.decisions / c.hands:.2f} decisions/hand, {c.hands:,} hands)"
+                f"({per_hand:.2f} decisions/hand, {c.hands:,} hands)"
                 + (f", {vs_peer:.1f}x OpenSpiel" if vs_peer else "")
                 + f", {c.rate / scalar.rate:.1f}x scalar"
+                + (f"; CPU: {c.split}" if c.split else "")
             )
     sizes = {seats: HandBatch(Rules(num_seats=seats), 1).bytes_per_table for seats in args.seats}
     per_table, peak = peak_memory(10_000)
+    load = f"1-minute load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after"
+    load += f" ({os.cpu_count()} CPUs)"
+    print(load)
     print("state bytes per table:", {s: round(b) for s, b in sizes.items()})
     print(
         f"10,000 heads-up tables: {per_table * 10_000 / 2**20:.1f} MB of state, "
@@ -258,23 +295,26 @@ def main(argv: list[str] | None = None) -> int:
             f"({platform.python_implementation()} {platform.python_version()}, "
             f"numpy {np.__version__}, open_spiel {version('open_spiel')}), one process, CPU "
             f"time; {args.slices} interleaved slices of about {args.slice_seconds} s per "
-            "contender after a warm-up. Random legal actions by inverse CDF (ours from "
-            "`envs.crn` uniforms); hands include dealing and payoffs. Regenerate with "
+            f"contender after a warm-up; {load}. Random legal actions by inverse CDF (ours "
+            "from `envs.crn` uniforms); hands include dealing and payoffs. Regenerate with "
             "`make bench`.",
             "",
-            "| seats | engine | hands/CPU-s | decisions/hand | x OpenSpiel | x scalar |",
-            "|---:|---|---:|---:|---:|---:|",
+            "| seats | engine | hands/CPU-s | decisions/hand | x OpenSpiel | x scalar "
+            "| CPU split |",
+            "|---:|---|---:|---:|---:|---:|---|",
         ]
         lines += [
             f"| {s} | {name} | {rate:,.0f} | {dec:.2f} | "
-            f"{'n/a' if peer is None else f'{peer:.1f}'} | {vs:.1f} |"
-            for s, name, rate, dec, peer, vs in rows
+            f"{'n/a' if peer is None else f'{peer:.1f}'} | {vs:.1f} | {split} |"
+            for s, name, rate, dec, peer, vs, split in rows
         ]
         lines += [
             "",
             "Target (issue 13): the batched engine heads-up at least 10x OpenSpiel's "
             "universal_poker in the same run. OpenSpiel cannot build limit games with more "
-            "than four players (n/a at 6 seats).",
+            "than four players (n/a at 6 seats). CPU split of the batched rows: `engine` is "
+            "`legal_mask`, `step` and `start`; `draw` the `envs.crn` uniforms and inverse-CDF "
+            "sampling of the random actions; `deal` the decks from `random_decks`.",
             "",
             "| memory | value |",
             "|---|---:|",

@@ -65,6 +65,8 @@ def check_start(
         )
     needed = 2 * n + 5
     deck = np.asarray(decks)
+    if k == 0 and deck.size == 0:
+        deck = np.zeros((0, needed), dtype=np.uint8)
     if deck.ndim != 2 or deck.shape[0] != k or deck.shape[1] < needed:
         raise ValueError(
             f"decks must have shape ({k}, at least {needed}) for {k} {n}-seat tables, "

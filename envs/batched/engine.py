@@ -63,7 +63,7 @@ class HandBatch:
     arrays are indexed by absolute seat number):
 
     * ``deck`` ``(T, 2S + 5)`` ``uint8``: the cards of the current hand; seat ``s`` holds
-      ``deck[:, 2s:2s + 2]``, the board is ``deck[:, 2S:]``.
+      ``deck[:, 2s:2s + 2]``, the board is ``deck[:, 2S:]`` (dealt up to ``board_len``).
     * ``button``, ``hand_id``, ``street`` (``Street`` values), ``board_len`` ``(T,)``.
     * ``stacks``, ``bets`` (this round, blinds included pre-flop), ``contributions`` (whole
       hand), ``blinds`` (chips posted as blinds) ``(T, S)`` ``int32``.
@@ -82,6 +82,19 @@ class HandBatch:
     * The public action log, decision by decision: ``log_street``, ``log_seat``, ``log_action``
       (``Action`` values) and ``log_amount`` (chips put in) ``(T, max_decisions + 1)``, valid
       up to ``log_len`` ``(T,)``; with the deck, blinds and button it rebuilds every history.
+
+    Per-seat arrays are transposed views of seat-major storage, so reductions over the seats
+    of every table (``stacks.sum(axis=1)``) are cheap. A typical loop::
+
+        batch.start(rows, decks, buttons, hand_ids)
+        while playing:
+            batch.step(policy(batch.legal_mask(), ...))  # one action per table
+            done = np.flatnonzero(batch.over)  # read their payoffs, showdowns, logs
+            batch.start(done, ...)  # hands with no decision (all-in blinds) end here
+            # ... and ``batch.finished`` now names them
+
+    Tables are independent: a table never waits for another, and an action is needed from
+    every table whose ``actor`` is set.
     """
 
     def __init__(self, rules: Rules, num_tables: int) -> None:

@@ -27,14 +27,13 @@ def showdown(state: BatchState, layout: Layout, tables: Bools) -> None:
     n = layout.num_seats
     cells = layout.seat_offset[:, np.newaxis] + rows  # (seat, row) in per-seat arrays
     contenders = ~np.take(state.folded, cells)
-    seat, row = np.nonzero(contenders)
+    # Every seat's seven cards, folded seats too: fewer array passes than picking contenders.
     deck = state.deck[rows]
-    cards = np.empty((len(row), 7), dtype=np.uint8)
-    cards[:, 0] = deck[row, 2 * seat]
-    cards[:, 1] = deck[row, 2 * seat + 1]
-    cards[:, 2:] = deck[row, 2 * n : 2 * n + 5]
-    ranks = np.zeros(contenders.shape, dtype=np.int16)
-    ranks[seat, row] = evaluate(cards)
+    hands = np.empty((n, len(rows), 7), dtype=np.uint8)
+    hands[:, :, :2] = deck[:, : 2 * n].reshape(len(rows), n, 2).transpose(1, 0, 2)
+    hands[:, :, 2:] = deck[:, 2 * n : 2 * n + 5]
+    ranks = evaluate(hands.reshape(-1, 7)).reshape(n, len(rows)).astype(np.int16)
+    ranks *= contenders
     contributions = np.take(state.contributions, cells)
     button = state.button[rows]
     paid = contributions * contenders

@@ -125,6 +125,17 @@ def test_bad_start_arguments_raise_before_any_table_changes(
     _assert_unchanged(batch, before)
 
 
+def test_starting_no_table_changes_nothing_but_the_finished_flags() -> None:
+    batch = _batch()
+    batch.step(np.array([F, C, C]))
+    before = _snapshot(batch)
+    batch.start([], [], [], [])
+    after = _snapshot(batch)
+    assert before.pop("finished").tolist() == [True, False, False]
+    assert not after.pop("finished").any()
+    assert all(np.array_equal(after[name], before[name]) for name in before)
+
+
 def test_a_table_with_a_hand_in_progress_cannot_be_restarted() -> None:
     batch = _batch()
     with pytest.raises(ValueError, match="table 1 has a hand in progress"):
