@@ -83,15 +83,15 @@ def pending_decisions(state: BatchState, layout: Layout) -> Decisions:
 
 
 def apply_actions(
-    state: BatchState, layout: Layout, d: Decisions, actions: npt.NDArray[np.int8]
+    state: BatchState, layout: Layout, d: Decisions, actions: npt.NDArray[np.int8], acting: Bools
 ) -> Bools:
-    """Apply one legal action at every acting table (``d`` describes the current state;
-    ``actions`` are 0 where nobody acts).
+    """Apply one legal action at every ``acting`` table (``d`` describes the current state;
+    ``actions`` are 0 elsewhere). Other tables keep their pending decision, if any.
 
     Returns:
         The tables whose betting round ended with this action (their actor is now -1).
     """
-    acting, flat, seat, bit = d.acting, d.flat, d.seat, d.bit
+    flat, seat, bit = d.flat, d.seat, d.bit
     is_fold = acting & (actions == _FOLD)
     is_call = acting & (actions == _CALL)
     is_raise = acting & (actions == _RAISE)
@@ -106,7 +106,7 @@ def apply_actions(
     scatter(state.folded, flat, np.take(state.folded, flat) | is_fold)
     scatter(state.decisions, flat, np.take(state.decisions, flat) + acting)
     state.num_active -= is_fold
-    state.queue &= ~bit  # the actor leaves the queue (tables nobody acts at have none)
+    state.queue &= ~(bit * acting)  # the actor leaves the queue
 
     # Log every decision; tables without one write to the spare last column.
     spare = layout.log_width - 1
@@ -135,6 +135,7 @@ def apply_actions(
 
     ended: Bools = acting & ((state.num_active <= 1) | (state.queue == 0))
     state.queue *= ~ended
-    # An empty queue (a round that ended, a table nobody acts at) gives -1.
-    state.actor[:] = np.take(layout.first_from, layout.after[seat] + state.queue)
+    # The next seat in the queue after the actor; -1 for an empty queue (the round ended).
+    following = np.take(layout.first_from, layout.after[seat] + state.queue)
+    state.actor += acting * (following - state.actor)
     return ended

@@ -13,7 +13,7 @@ from envs.batched.state import CHIP_LIMIT, CHIPS, BatchState, Bools, Chips, Inde
 from envs.cards import DECK_SIZE, format_card
 from envs.rules import Action, Street
 
-__all__ = ["StartArgs", "check_actions", "check_start", "refusal"]
+__all__ = ["StartArgs", "check_actions", "check_moving", "check_start", "refusal"]
 
 StartArgs = tuple[Index, Bools, npt.NDArray[np.integer], Int8s, npt.NDArray[np.int64], Chips]
 
@@ -111,9 +111,25 @@ def check_start(
     return index, chosen, cards, button.astype(np.int8), hand_id, chips
 
 
-def check_actions(d: Decisions, state: BatchState, actions: npt.ArrayLike) -> npt.NDArray[np.int8]:
-    """The actions as ``int8``, or ``ValueError`` naming the first table whose action is
-    illegal (entries of tables with nobody to act are ignored)."""
+def check_moving(d: Decisions, where: npt.ArrayLike | None) -> Bools:
+    """The tables that act in a step: those with a decision, within ``where`` if given."""
+    if where is None:
+        return d.acting
+    mask = np.asarray(where)
+    if mask.dtype != np.bool_ or mask.shape != d.acting.shape:
+        raise ValueError(
+            f"where must be a boolean mask of shape {d.acting.shape}, got {mask.dtype} "
+            f"{mask.shape}"
+        )
+    moving: Bools = d.acting & mask
+    return moving
+
+
+def check_actions(
+    d: Decisions, state: BatchState, actions: npt.ArrayLike, moving: Bools
+) -> npt.NDArray[np.int8]:
+    """The actions as ``int8`` (0 where a table does not move), or ``ValueError`` naming the
+    first moving table whose action is illegal (other entries are ignored)."""
     array = np.asarray(actions)
     tables = len(d.acting)
     if array.shape != (tables,):
@@ -123,11 +139,11 @@ def check_actions(d: Decisions, state: BatchState, actions: npt.ArrayLike) -> np
     valid = (array >= 0) & (array <= 2)
     chosen = (array * valid).astype(np.intp)
     legal = np.take(d.legal, chosen * tables + np.arange(tables))
-    wrong = d.acting & ~(valid & legal)
+    wrong = moving & ~(valid & legal)
     if wrong.any():
         table = int(np.argmax(wrong))
         raise ValueError(refusal(state, table, int(array[table])))
-    return (chosen * d.acting).astype(np.int8)
+    return (chosen * moving).astype(np.int8)
 
 
 def refusal(state: BatchState, table: int, action: int) -> str:

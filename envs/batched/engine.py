@@ -33,7 +33,7 @@ import numpy.typing as npt
 
 from envs.batched import history
 from envs.batched.betting import Decisions, apply_actions, pending_decisions
-from envs.batched.checks import check_actions, check_start
+from envs.batched.checks import check_actions, check_moving, check_start
 from envs.batched.pots import showdown
 from envs.batched.rounds import begin_preflop, end_rounds, post_blinds
 from envs.batched.state import CHIP_LIMIT, BatchState, Layout
@@ -202,25 +202,30 @@ class HandBatch:
         index: npt.NDArray[np.int16] = np.take(self._state.decisions, d.flat) * d.acting
         return index
 
-    def step(self, actions: npt.ArrayLike) -> None:
-        """Apply one action at every table with a decision pending, all at once.
+    def step(self, actions: npt.ArrayLike, where: npt.ArrayLike | None = None) -> None:
+        """Apply one action at every table with a decision pending (within ``where``), all
+        at once.
 
-        Tables then carry on to their next decision or to the end of their hand (dealing,
-        all-in run-outs and showdowns included); ``finished`` tells which hands ended.
+        Moved tables then carry on to their next decision or to the end of their hand
+        (dealing, all-in run-outs and showdowns included); ``finished`` tells which hands
+        ended. Tables outside ``where`` keep their pending decision untouched (for example
+        the tables where a learner is to act while hosted opponents play elsewhere).
 
         Args:
-            actions: ``(tables,)`` integers, ``Action`` values; the entries of tables with
-                nobody to act are ignored.
+            actions: ``(tables,)`` integers, ``Action`` values; the entries of tables that
+                do not move (nobody to act, or outside ``where``) are ignored.
+            where: Optional ``(tables,)`` boolean mask of the tables allowed to move.
 
         Raises:
             ValueError: naming the first table (its seat, action and the reason) whose action
                 is illegal; no table moves then. Illegal actions are never remapped.
         """
         d = self._pending()
-        chosen = check_actions(d, self._state, actions)
+        moving = check_moving(d, where)
+        chosen = check_actions(d, self._state, actions, moving)
         self._decisions = None
         self._state.finished[:] = False
-        self._carry_on(apply_actions(self._state, self._layout, d, chosen))
+        self._carry_on(apply_actions(self._state, self._layout, d, chosen, moving))
 
     def _carry_on(self, round_ended: npt.NDArray[np.bool_]) -> None:
         if round_ended.any():

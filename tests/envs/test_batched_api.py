@@ -28,6 +28,20 @@ def _assert_unchanged(batch: HandBatch, before: dict[str, np.ndarray]) -> None:
         assert np.array_equal(array, before[name]), f"{name} changed"
 
 
+def _table_state(batch: HandBatch, table: int) -> dict[str, list[int]]:
+    """Everything the batch holds about one table (the action log up to its length)."""
+    state, tables = {}, batch.num_tables
+    size = int(batch.log_len[table])
+    for name, array in batch._state.arrays().items():
+        if name == "finished":
+            continue
+        if array.shape[-1] == tables:  # per table, or seat-major per seat
+            state[name] = np.asarray(array[..., table]).tolist()
+        else:  # the deck and the log, one row per table
+            state[name] = array[table, : size if name.startswith("log") else None].tolist()
+    return state
+
+
 def _batch(num_seats: int = 2, tables: int = 3) -> HandBatch:
     batch = HandBatch(Rules(num_seats=num_seats), tables)
     deck = DECK[: 2 * num_seats + 5]
@@ -184,6 +198,49 @@ def test_tables_at_different_streets_move_together_in_one_step() -> None:
             for seat in range(3):
                 assert batch.view(table, seat) == hand.view(seat)
     assert batch.street.tolist() == [Street.FLOP, Street.TURN, Street.RIVER, Street.PREFLOP]
+
+
+def test_tables_outside_where_keep_their_decision_and_the_rest_play_the_scalar_game() -> None:
+    rng = np.random.default_rng(11)
+    rules = Rules(num_seats=3)
+    batch = HandBatch(rules, 8)
+    hands: list[Hand] = []
+    played = 0
+
+    def deal(rows: np.ndarray) -> None:
+        decks = random_decks(rng, len(rows), 11)
+        stacks = rng.integers(1, 30, size=(len(rows), 3))
+        batch.start(rows, decks, rows % 3, rows, stacks)
+        for i, table in enumerate(rows.tolist()):
+            hand = Hand(rules, decks[i], button=table % 3, hand_id=table, stacks=stacks[i])
+            if table < len(hands):
+                hands[table] = hand
+            else:
+                hands.append(hand)
+
+    deal(np.arange(8))
+    while played < 1500:
+        legal = batch.legal_mask()
+        actions = (rng.random(8) * legal.sum(axis=1)).astype(int)
+        actions = np.take_along_axis(
+            np.argsort(~legal, axis=1, kind="stable"), actions[:, None], 1
+        )
+        where = rng.random(8) < 0.5
+        waiting = np.flatnonzero(~where & (batch.actor >= 0)).tolist()
+        before = [_table_state(batch, table) for table in waiting]
+        batch.step(actions[:, 0], where=where)
+        assert [_table_state(batch, table) for table in waiting] == before
+        for table, hand in enumerate(hands):
+            if where[table] and not hand.is_over:
+                hand.act(Action(int(actions[table, 0])))
+            assert batch.actor[table] == (-1 if hand.actor is None else hand.actor)
+            if hand.is_over:
+                assert batch.to_acpc(table) == hand.to_acpc()
+        over = np.flatnonzero(batch.over)
+        played += len(over)
+        deal(over)
+    with pytest.raises(ValueError, match="where must be a boolean mask of shape"):
+        batch.step(np.ones(8, dtype=int), where=np.ones(8, dtype=int))
 
 
 def test_state_arrays_are_read_only_views_of_the_current_state() -> None:

@@ -129,6 +129,7 @@ class Shadowed:
             b.step(actions)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("num_seats", range(2, 11))
 def test_batched_engine_plays_the_scalar_game(num_seats: int) -> None:
     rng = np.random.default_rng([2026, num_seats])
