@@ -49,7 +49,7 @@ from bench_engine import write_section
 from envs.batched import HandBatch, random_decks
 from envs.crn import decision_uniforms, hand_key, sample_actions, uniform_at
 from envs.game import Hand
-from envs.rules import Rules
+from envs.rules import Action, Rules
 
 SEED = 2026
 OPENSPIEL_MAX_LIMIT_PLAYERS = 4
@@ -87,7 +87,6 @@ class BatchedRandomPlay:
                 SEED, batch.hand_id, np.maximum(batch.actor, 0), batch.decision_index()
             )
             actions = sample_actions(probabilities, u)
-            decisions += int(np.count_nonzero(counts))
             t2 = clock()
             batch.step(actions)
             over = np.flatnonzero(batch.over)
@@ -96,6 +95,7 @@ class BatchedRandomPlay:
             spent["draw"] += t2 - t1
             if len(over):
                 played += len(over)
+                decisions += int(batch.log_len[over].sum())  # the ended hands' decisions
                 ids = np.arange(self.next_id, self.next_id + len(over))
                 self.next_id += len(over)
                 buttons = (batch.button[over] + 1) % self.seats
@@ -163,23 +163,47 @@ class OpenSpielRandomPlay:
 
         self.name = "OpenSpiel universal_poker"
         self.game = pyspiel.load_game(openspiel_game_string(num_seats))
-        self.uniforms: list[float] = np.random.default_rng(SEED).random(1 << 16).tolist()
-        self.k = 0
+        self.rng = np.random.default_rng(SEED)
+        self.uniforms: list[float] = []
 
     def play(self, hands: int) -> tuple[int, int]:
-        uniforms, k, decisions = self.uniforms, self.k, 0
-        mask = len(uniforms) - 1
+        uniforms, decisions = self.uniforms, 0
         for _ in range(hands):
             state = self.game.new_initial_state()
             while not state.is_terminal():
+                if not uniforms:  # refilled in blocks: a list pop is cheaper than a call
+                    uniforms.extend(self.rng.random(1 << 14).tolist())
                 legal = state.legal_actions()
                 if not state.is_chance_node():
                     decisions += 1
-                state.apply_action(legal[int(uniforms[k & mask] * len(legal))])
-                k += 1
+                state.apply_action(legal[int(uniforms.pop() * len(legal))])
             state.returns()
-        self.k = k
         return hands, decisions
+
+
+def check_same_game(num_seats: int, hands: int = 2000) -> None:
+    """Assert that ``universal_poker`` and ``Hand`` play the same betting game: the same seat
+    to act and the same legal actions at every decision of ``hands`` random hands."""
+    import pyspiel
+
+    game = pyspiel.load_game(openspiel_game_string(num_seats))
+    rules = Rules(num_seats=num_seats)
+    rng = np.random.default_rng(SEED)
+    for _ in range(hands):
+        state = game.new_initial_state()
+        # With the button on the last seat, our seat p is ACPC position p.
+        hand = Hand(rules, rng.permutation(52), button=num_seats - 1)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            if not state.is_chance_node():
+                ours = [int(a) for a in hand.legal_actions()]
+                assert (hand.actor, ours) == (state.current_player(), legal), str(state)
+                action = legal[int(rng.integers(len(legal)))]
+                hand.act(Action(action))
+            else:
+                action = legal[int(rng.integers(len(legal)))]  # a card
+            state.apply_action(action)
+        assert hand.is_over, str(state)
 
 
 class Contender:
@@ -261,7 +285,12 @@ def main(argv: list[str] | None = None) -> int:
 
     load_before = os.getloadavg()[0]
     rows = []
+    checked = []
     for seats in args.seats:
+        if seats <= OPENSPIEL_MAX_LIMIT_PLAYERS:
+            check_same_game(seats)
+            checked.append(str(seats))
+            print(f"{seats} seats: universal_poker plays the same betting game as Hand")
         contenders = measure(seats, args.tables, args.slices, args.slice_seconds)
         peer = next((c for c in contenders if c.name.startswith("OpenSpiel")), None)
         scalar = next(c for c in contenders if c.name == "scalar Hand")
@@ -312,7 +341,10 @@ def main(argv: list[str] | None = None) -> int:
             "",
             "Target (issue 13): the batched engine heads-up at least 10x OpenSpiel's "
             "universal_poker in the same run. OpenSpiel cannot build limit games with more "
-            "than four players (n/a at 6 seats). CPU split of the batched rows: `engine` is "
+            "than four players (n/a at 6 seats). Before measuring, the run checks that "
+            f"universal_poker ({' and '.join(checked)} players) plays our betting game: the "
+            "same seat to act and the same legal actions at every decision of 2,000 random "
+            "hands. CPU split of the batched rows: `engine` is "
             "`legal_mask`, `step` and `start`; `draw` the `envs.crn` uniforms and inverse-CDF "
             "sampling of the random actions; `deal` the decks from `random_decks`.",
             "",
