@@ -43,6 +43,7 @@ match: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,rl,postgres,bench]' '$(TORCH)'
 	$(BIN)/python benchmarks/bench_engine.py --write results/benchmarks.md
+	$(BIN)/python benchmarks/bench_batched.py --write results/benchmarks.md
 	$(BIN)/python benchmarks/bench_vector_env.py --write results/benchmarks.md
 	$(BIN)/python benchmarks/bench_bpp.py --write results/benchmarks.md
 	$(BIN)/python benchmarks/bench_loki.py --write results/benchmarks.md

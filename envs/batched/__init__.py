@@ -1,0 +1,13 @@
+"""Batched fixed-limit hold'em: thousands of independent tables stepped as whole arrays.
+
+``HandBatch`` plays the game of ``envs.game.Hand`` at many tables at once (struct of arrays,
+masks for tables at different points); ``random_decks`` shuffles many decks at once.
+"""
+
+from __future__ import annotations
+
+from envs.batched.decks import random_decks
+from envs.batched.engine import HandBatch
+from envs.batched.state import max_decisions
+
+__all__ = ["HandBatch", "max_decisions", "random_decks"]

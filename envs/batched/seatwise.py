@@ -1,0 +1,49 @@
+"""Small array operations the engine repeats on every step, in their fastest NumPy form.
+
+Measured on 16,384 tables: a masked choice written as arithmetic (``old + mask * (new - old)``)
+costs a few microseconds where ``np.where`` or ``np.copyto(where=...)`` with an unpredictable
+mask costs 60-75; a fancy-index assignment costs a third of ``np.put``; summing a boolean array
+viewed as ``uint8`` costs a tenth of summing it as booleans.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from envs.batched.state import Bools, Index, SeatSets
+
+__all__ = ["count_seats", "pack_seats", "scatter", "second_largest"]
+
+
+def scatter(array: npt.NDArray[np.generic], flat: Index, values: npt.ArrayLike) -> None:
+    """``array.flat[flat] = values`` for a C-contiguous ``array``."""
+    array.reshape(-1)[flat] = values
+
+
+def count_seats(mask: Bools) -> npt.NDArray[np.uint8]:
+    """How many seats of each table are set in a ``(seats, tables)`` mask."""
+    counts: npt.NDArray[np.uint8] = mask.view(np.uint8).sum(axis=0, dtype=np.uint8)
+    return counts
+
+
+def pack_seats(mask: Bools) -> SeatSets:
+    """A ``(seats, tables)`` mask as one seat bit set per table."""
+    packed: SeatSets = mask[0].astype(np.uint16)
+    for seat in range(1, len(mask)):
+        packed |= mask[seat].astype(np.uint16) << seat
+    return packed
+
+
+def second_largest(values: npt.NDArray[np.int32]) -> npt.NDArray[np.int32]:
+    """The second-largest of each table's seats in ``(seats, tables)`` values (the largest
+    again when two seats share it)."""
+    if len(values) == 2:
+        smaller: npt.NDArray[np.int32] = np.minimum(values[0], values[1])
+        return smaller
+    top = np.maximum(values[0], values[1])
+    second: npt.NDArray[np.int32] = np.minimum(values[0], values[1])
+    for row in values[2:]:
+        np.maximum(second, np.minimum(top, row), out=second)
+        np.maximum(top, row, out=top)
+    return second
