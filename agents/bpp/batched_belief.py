@@ -1,0 +1,232 @@
+"""P(BPP Win) at the decisions of many tables at once: ``agents.bpp.belief.Belief`` in arrays.
+
+Each table keeps what the scalar ``Belief`` keeps for its hand in progress: per opponent slot
+(``agents.bpp.batched_model``) the product of that opponent's action likelihoods per round and
+type, ``L_k(C)`` (reset to ones when a hand starts), and the current round's vectors
+``u(C) = sum_F' P(C | F') lambda(F') (num, den)(F')``; the round it was computed for; how much
+of the action log was absorbed; and the hand it belongs to (hand id and hole cards, as the
+scalar key). A call then does, for all rows at once and in the scalar order:
+
+1. restart the rows whose hand changed (or whose log shrank);
+2. absorb the new log entries, multiplying each opponent action's likelihood row into
+   ``L_round`` of its slot, one "wave" per position so that repeated actions of one opponent
+   multiply in log order;
+3. on entering a round, look up BPP's current type and the board class and compute ``u`` for
+   each opponent still in the hand: ``lambda`` is the product over earlier rounds ``k`` of
+   ``L_k @ P(C_k | F', board)``, one gathered ``(27, 25)`` matrix per (row, slot, k), all in
+   one batched product;
+4. P(win) ``= (u_num . L_r) / (u_den . L_r)``, multiplied over the opponents still in the
+   hand (multi-way: beating each as if independent given the board, ``agents.bpp.belief``).
+
+Products are the scalar ones reassociated only where BLAS sums in another order, so P(win)
+agrees with ``Belief.win_probability`` to a few units in the last place.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from agents.bpp.batch_views import DecisionBatch
+from agents.bpp.batched_model import (
+    BOARD_WIDTH,
+    BatchedOpponentModel,
+    action_classes,
+    opponent_slots,
+)
+from agents.bpp.hand_types import NUM_CURRENT_TYPES, NUM_FINAL_TYPES, board_classes, hand_types
+from agents.bpp.network import Network
+
+__all__ = ["BatchedBelief"]
+
+Array = npt.NDArray[np.float64]
+Index = npt.NDArray[np.intp]
+
+_C = NUM_CURRENT_TYPES
+_F = NUM_FINAL_TYPES
+
+
+class BatchedBelief:
+    """BPP's posterior P(win) at N tables, the hand in progress of each kept in arrays.
+
+    Args:
+        network: The card-combinatorial tables (shared by all tables).
+        model: The opponent model of the same tables.
+    """
+
+    def __init__(self, network: Network, model: BatchedOpponentModel) -> None:
+        self.network = network
+        self.model = model
+        self.num_tables = model.num_tables
+        self.num_seats = 0
+        self._boards = network.ratio_terms.shape[1]
+        # Flat views of the network: one decision reads rows of these by computed index.
+        self._current = network.current.reshape(-1, _C, _F)  # (round r, board, k)
+        self._current_t = network.current_t.reshape(-1, _F, _C)  # (round r, board, k)
+        self._terms = network.ratio_terms.reshape(-1, 2, _F)  # (round, board, BPP's type)
+        self._preflop = network.preflop_terms
+        n = self.num_tables
+        self._likelihood: Array = np.ones((0, _C))
+        self._u: Array = np.ones((0, 2, _C))
+        self._street = np.full(n, -1, dtype=np.int8)
+        self._seen = np.zeros(n, dtype=np.int16)
+        self._hand_id = np.zeros(n, dtype=np.int64)
+        self._hole = np.zeros((n, 2), dtype=np.uint8)
+        self._in_hand = np.zeros(n, dtype=bool)
+
+    def allocate(self, num_seats: int) -> None:
+        """Size the per-opponent arrays for tables of ``num_seats`` seats; no hand running."""
+        self.num_seats = num_seats
+        slots = self.num_tables * (num_seats - 1)
+        self._likelihood = np.ones((slots * 4, _C))
+        self._u = np.ones((slots, 2, _C))
+        self._in_hand[:] = False
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of per-table state."""
+        arrays = (self._likelihood, self._u, self._street, self._seen, self._hand_id)
+        return sum(a.nbytes for a in arrays) + self._hole.nbytes + self._in_hand.nbytes
+
+    def end_hands(self, tables: Index) -> None:
+        """Drop the hands in progress at ``tables`` (they ended, or a session starts)."""
+        self._in_hand[tables] = False
+
+    def likelihood(self, table: int) -> Array:
+        """``L_k(C)`` per slot at ``table``, ``(slot, round, type)`` (a copy, for tests)."""
+        slots = self.num_seats - 1
+        state: Array = self._likelihood.reshape(self.num_tables, slots, 4, _C)[table].copy()
+        return state
+
+    def win_probability(self, batch: DecisionBatch) -> Array:
+        """P(BPP beats every opponent still in the hand) at each row, ties half, ``(k,)``."""
+        tables = batch.tables
+        log_len = batch.log_len.astype(np.intp)
+        seen = self._seen[tables].astype(np.intp)
+        new = (
+            ~self._in_hand[tables]
+            | (self._hand_id[tables] != batch.hand_id)
+            | (self._hole[tables] != batch.hole).any(axis=1)
+            | (log_len < seen)
+        )
+        if new.any():
+            self._start(batch, np.flatnonzero(new))
+            seen[new] = 0
+        if len(log_len) and int((log_len - seen).max()) > 0:
+            self._absorb(batch, seen, log_len)
+            self._seen[tables] = batch.log_len
+        entering = np.flatnonzero(self._street[tables] != batch.street)
+        if len(entering):
+            self._enter_round(batch, entering)
+            self._street[tables[entering]] = batch.street[entering]
+        return self._compute(batch)
+
+    def _start(self, batch: DecisionBatch, rows: Index) -> None:
+        tables = batch.tables[rows]
+        self._likelihood.reshape(self.num_tables, -1)[tables] = 1.0
+        self._seen[tables] = 0
+        self._street[tables] = -1
+        self._hand_id[tables] = batch.hand_id[rows]
+        self._hole[tables] = batch.hole[rows]
+        self._in_hand[tables] = True
+
+    def _absorb(self, batch: DecisionBatch, seen: Index, log_len: Index) -> None:
+        """Multiply each opponent's new actions into its round's likelihood, in log order."""
+        width = int((log_len - seen).max())
+        positions = seen[:, np.newaxis] + np.arange(width)
+        new = positions < log_len[:, np.newaxis]
+        positions = np.minimum(positions, batch.log_seat.shape[1] - 1)
+        seat = np.take_along_axis(batch.log_seat, positions, axis=1)
+        new &= seat != batch.seat[:, np.newaxis]
+        street = np.where(new, np.take_along_axis(batch.log_street, positions, axis=1), 0)
+        street = street.astype(np.intp)
+        classes = action_classes(
+            np.take_along_axis(batch.log_action, positions, axis=1),
+            np.take_along_axis(batch.log_amount, positions, axis=1),
+            street,
+            batch.rules,
+        )
+        new &= classes >= 0
+        rows, cols = np.nonzero(new)
+        if len(rows) == 0:
+            return
+        tables = batch.tables[rows]
+        slots = opponent_slots(seat[rows, cols], batch.seat[rows], self.num_seats)
+        street, classes = street[rows, cols], classes[rows, cols]
+        factors = self.model.rows(tables, slots, street, classes)
+        target = (tables * (self.num_seats - 1) + slots) * 4 + street
+        # Rows are distinct tables, so one entry per row at a time never repeats a target.
+        wave = np.arange(len(rows)) - np.searchsorted(rows, rows)
+        waves = int(wave.max()) + 1
+        if waves == 1:
+            self._likelihood[target] *= factors
+            return
+        for w in range(waves):
+            at = wave == w
+            self._likelihood[target[at]] *= factors[at]
+
+    def _enter_round(self, batch: DecisionBatch, rows: Index) -> None:
+        """Compute ``u`` of the round just entered at ``rows`` (module docstring, step 3)."""
+        tables = batch.tables[rows]
+        street = batch.street[rows].astype(np.intp)
+        mine = np.empty(len(rows), dtype=np.intp)
+        beta = np.zeros(len(rows), dtype=np.intp)
+        for r in np.unique(street):
+            at = np.flatnonzero(street == r)
+            board = batch.board[rows[at], : BOARD_WIDTH[r]]
+            mine[at] = hand_types(np.concatenate([batch.hole[rows[at]], board], axis=1))
+            if r:
+                beta[at] = board_classes(board)
+        slots = self.num_seats - 1
+        u = self._u.reshape(self.num_tables, slots, 2, _C)
+        preflop = np.flatnonzero(street == 0)
+        if len(preflop):
+            u[tables[preflop]] = self._preflop[mine[preflop]][:, np.newaxis]
+        post = np.flatnonzero(street > 0)
+        if len(post) == 0:
+            return
+        tables, street, mine, beta = tables[post], street[post], mine[post], beta[post]
+        key = street * self._boards + beta
+        if slots == 1:  # heads-up: the opponent has not folded, BPP being to act
+            pair_rows, pair_slots = np.arange(len(post)), np.zeros(len(post), dtype=np.intp)
+        else:
+            seats = (batch.seat[rows[post], np.newaxis] + 1 + np.arange(slots)) % self.num_seats
+            live = ~np.take_along_axis(batch.folded[rows[post]], seats, axis=1)
+            pair_rows, pair_slots = np.nonzero(live)
+        # lambda(F') of each (row, slot): the product over rounds k < r of L_k @ P(C_k | F').
+        rounds = street[pair_rows]
+        first = np.cumsum(rounds) - rounds
+        owner = np.repeat(np.arange(len(pair_rows)), rounds)
+        k = np.arange(len(owner)) - first[owner]
+        slot_row = tables[pair_rows] * slots + pair_slots
+        likelihood = self._likelihood[slot_row[owner] * 4 + k]
+        current = self._current[key[pair_rows][owner] * 4 + k]
+        factors = np.matmul(likelihood[:, np.newaxis, :], current)[:, 0, :]
+        lam = np.multiply.reduceat(factors, first, axis=0)
+        if slots > 1:
+            key, street, mine = key[pair_rows], street[pair_rows], mine[pair_rows]
+        terms = self._terms[key * _C + mine]
+        own = self._current_t[key * 4 + street]
+        self._u[slot_row] = np.matmul(lam[:, np.newaxis, :] * terms, own)
+
+    def _compute(self, batch: DecisionBatch) -> Array:
+        tables = batch.tables
+        street = batch.street.astype(np.intp)
+        slots = self.num_seats - 1
+        if slots == 1:
+            return self._ratio(tables, street)
+        p = np.ones(len(tables))
+        rows = np.arange(len(tables))
+        for o in range(slots):
+            seat = (batch.seat.astype(np.intp) + 1 + o) % self.num_seats
+            live = np.flatnonzero(~batch.folded[rows, seat])
+            if len(live):
+                p[live] *= self._ratio(tables[live] * slots + o, street[live])
+        return p
+
+    def _ratio(self, slot_rows: Index, street: Index) -> Array:
+        """``num / den`` of one opponent slot per row (``slot_rows`` index the slot arrays)."""
+        likelihood = self._likelihood[slot_rows * 4 + street]
+        terms = np.matmul(self._u[slot_rows], likelihood[:, :, np.newaxis])
+        ratio: Array = terms[:, 0, 0] / np.maximum(terms[:, 1, 0], 1e-300)
+        return ratio
