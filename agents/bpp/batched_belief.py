@@ -34,7 +34,8 @@ from agents.bpp.batched_model import (
     action_classes,
     opponent_slots,
 )
-from agents.bpp.hand_types import NUM_CURRENT_TYPES, NUM_FINAL_TYPES, board_classes, hand_types
+from agents.bpp.batched_types import street_types
+from agents.bpp.hand_types import NUM_CURRENT_TYPES, NUM_FINAL_TYPES
 from agents.bpp.network import Network
 
 __all__ = ["BatchedBelief"]
@@ -132,37 +133,37 @@ class BatchedBelief:
 
     def _absorb(self, batch: DecisionBatch, seen: Index, log_len: Index) -> None:
         """Multiply each opponent's new actions into its round's likelihood, in log order."""
-        width = int((log_len - seen).max())
-        positions = seen[:, np.newaxis] + np.arange(width)
-        new = positions < log_len[:, np.newaxis]
-        positions = np.minimum(positions, batch.log_seat.shape[1] - 1)
-        seat = np.take_along_axis(batch.log_seat, positions, axis=1)
-        new &= seat != batch.seat[:, np.newaxis]
-        street = np.where(new, np.take_along_axis(batch.log_street, positions, axis=1), 0)
-        street = street.astype(np.intp)
+        width = batch.log_seat.shape[1]
+        gap = log_len - seen
+        rows = np.repeat(np.arange(len(gap)), np.maximum(gap, 0))  # one per new log entry
+        if len(rows) == 0:
+            return
+        first = np.cumsum(gap) - gap
+        position = np.arange(len(rows)) - first[rows]  # the entry's rank among its row's
+        flat = rows * width + seen[rows] + position
+        seat = batch.log_seat.reshape(-1)[flat]
+        street = batch.log_street.reshape(-1)[flat].astype(np.intp)
         classes = action_classes(
-            np.take_along_axis(batch.log_action, positions, axis=1),
-            np.take_along_axis(batch.log_amount, positions, axis=1),
+            batch.log_action.reshape(-1)[flat],
+            batch.log_amount.reshape(-1)[flat],
             street,
             batch.rules,
         )
-        new &= classes >= 0
-        rows, cols = np.nonzero(new)
-        if len(rows) == 0:
+        keep = np.flatnonzero((seat != batch.seat[rows]) & (classes >= 0))
+        if len(keep) == 0:
             return
+        rows, position, street, classes = rows[keep], position[keep], street[keep], classes[keep]
         tables = batch.tables[rows]
-        slots = opponent_slots(seat[rows, cols], batch.seat[rows], self.num_seats)
-        street, classes = street[rows, cols], classes[rows, cols]
+        slots = opponent_slots(seat[keep], batch.seat[rows], self.num_seats)
         factors = self.model.rows(tables, slots, street, classes)
         target = (tables * (self.num_seats - 1) + slots) * 4 + street
-        # Rows are distinct tables, so one entry per row at a time never repeats a target.
-        wave = np.arange(len(rows)) - np.searchsorted(rows, rows)
-        waves = int(wave.max()) + 1
-        if waves == 1:
+        # Rows are distinct tables, so the entries of one rank never repeat a target; the
+        # ranks go in log order, as the scalar belief multiplies.
+        if int(position.max()) == 0 or len(np.unique(target)) == len(target):
             self._likelihood[target] *= factors
             return
-        for w in range(waves):
-            at = wave == w
+        for rank in range(int(position.max()) + 1):
+            at = position == rank
             self._likelihood[target[at]] *= factors[at]
 
     def _enter_round(self, batch: DecisionBatch, rows: Index) -> None:
@@ -170,13 +171,11 @@ class BatchedBelief:
         tables = batch.tables[rows]
         street = batch.street[rows].astype(np.intp)
         mine = np.empty(len(rows), dtype=np.intp)
-        beta = np.zeros(len(rows), dtype=np.intp)
-        for r in np.unique(street):
+        beta = np.empty(len(rows), dtype=np.intp)
+        for r in np.flatnonzero(np.bincount(street, minlength=4)):
             at = np.flatnonzero(street == r)
             board = batch.board[rows[at], : BOARD_WIDTH[r]]
-            mine[at] = hand_types(np.concatenate([batch.hole[rows[at]], board], axis=1))
-            if r:
-                beta[at] = board_classes(board)
+            mine[at], beta[at] = street_types(batch.hole[rows[at]], board)
         slots = self.num_seats - 1
         u = self._u.reshape(self.num_tables, slots, 2, _C)
         preflop = np.flatnonzero(street == 0)

@@ -129,9 +129,15 @@ class BatchedOpponentModel:
         cells = self._counts.reshape(-1, _TYPES)
         base = ((tables * self.num_slots + slots) * 4 + rounds) * _ACTIONS
         own = cells[base + classes].astype(np.float64)
-        partner = cells[base + _PARTNER[classes]].astype(np.float64)
-        result: Array = (own + m * prior[rounds * _ACTIONS + classes]) / ((own + partner) + m)
-        return result
+        # In place, and in an order that rounds exactly as (own + m p0) / ((own + other) + m).
+        numerator: Array = prior[rounds * _ACTIONS + classes]
+        numerator *= m
+        numerator += own
+        denominator = cells[base + _PARTNER[classes]].astype(np.float64)
+        denominator += own
+        denominator += m
+        numerator /= denominator
+        return numerator
 
     def observe(self, batch: HandEndBatch, num_seats: int) -> int:
         """Count the actions of every opponent that showed down at the batch's tables.

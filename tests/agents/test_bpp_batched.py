@@ -23,8 +23,10 @@ from agents.bpp.batch_views import DecisionBatch, decision_batch, hand_end_batch
 from agents.bpp.batched_agent import BatchedBPP
 from agents.bpp.batched_curves import BatchedBPPCurves
 from agents.bpp.batched_model import opponent_slots
+from agents.bpp.batched_types import street_types
 from agents.bpp.curves import BPPCurvesAgent, CurvesParams
 from agents.bpp.decision import Strategy
+from agents.bpp.hand_types import HandType, board_class, hand_type
 from agents.bpp.params import BPPParams
 from envs.crn import check_probabilities, decision_uniform, sample_action
 from envs.game import Hand
@@ -335,3 +337,16 @@ def test_start_tables_forgets_what_a_table_learned() -> None:
     twin = BPPAgent()
     twin.observe(hand.view(0))
     np.testing.assert_array_equal(agent.model.counts(1, 0), twin.belief.model.counts(1))
+
+
+@pytest.mark.parametrize("width", [0, 3, 4, 5])
+def test_street_types_equal_the_scalar_hand_type_and_board_class(width: int) -> None:
+    rng = np.random.default_rng(width)
+    cards = np.array([rng.permutation(52)[:7] for _ in range(3000)], dtype=np.uint8)
+    hole, board = cards[:, :2], cards[:, 2 : 2 + width]
+    types, classes = street_types(hole, board)
+    expected = [hand_type((*h, *b)) for h, b in zip(hole.tolist(), board.tolist(), strict=True)]
+    assert types.tolist() == expected
+    assert classes.tolist() == [board_class(b) for b in board.tolist()]
+    draws = {HandType.FLUSH_DRAW, HandType.STRAIGHT_DRAW}
+    assert width in (0, 5) or draws <= set(expected)  # the draws are exercised
