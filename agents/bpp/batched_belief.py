@@ -93,11 +93,13 @@ class BatchedBelief:
         """Drop the hands in progress at ``tables`` (they ended, or a session starts)."""
         self._in_hand[tables] = False
 
-    def likelihood(self, table: int) -> Array:
-        """``L_k(C)`` per slot at ``table``, ``(slot, round, type)`` (a copy, for tests)."""
+    def state(self, table: int) -> tuple[Array, Array]:
+        """Copies of the hand state at ``table``: ``L_k(C)`` per slot ``(slot, round, type)``
+        and the current round's ``u`` per slot ``(slot, 2, type)`` (for tests)."""
         slots = self.num_seats - 1
-        state: Array = self._likelihood.reshape(self.num_tables, slots, 4, _C)[table].copy()
-        return state
+        likelihood = self._likelihood.reshape(self.num_tables, slots, 4, _C)[table].copy()
+        u = self._u.reshape(self.num_tables, slots, 2, _C)[table].copy()
+        return likelihood, u
 
     def win_probability(self, batch: DecisionBatch) -> Array:
         """P(BPP beats every opponent still in the hand) at each row, ties half, ``(k,)``."""

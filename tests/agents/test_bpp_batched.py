@@ -145,6 +145,7 @@ def play_lockstep(
                 for row, (i, view) in enumerate(zip(rows, views, strict=True)):
                     twin = twins[j][i].decide(view)
                     worst = max(worst, *decision_gaps(twin, decision, row))
+                    assert_same_hand_state(twins[j][i], batched[j], i, view.seat)
                     seat = view.seat
                     u = decision_uniform(seed, deals[i], seat, int(counts[i, seat]))
                     counts[i, seat] += 1
@@ -159,6 +160,20 @@ def play_lockstep(
         if h == hands - 1 or (check_every and (h + 1) % check_every == 0):
             assert_same_models(twins, batched, seat_of)
     return decisions, worst
+
+
+def assert_same_hand_state(twin: Scalar, batched: Batched, table: int, me: int) -> None:
+    """The batched belief at ``table`` holds the scalar one's: the opponents' likelihood
+    products (to the last bit: the same factors multiplied in the same order) and, heads-up,
+    the current round's ``u`` vectors (to rounding: BLAS may sum in another order)."""
+    likelihood, u = batched.belief.state(table)
+    seats = batched.num_seats
+    for seat in range(seats):
+        if seat != me:
+            slot = int(opponent_slots(seat, me, seats))
+            np.testing.assert_array_equal(likelihood[slot], twin.belief._likelihood[seat])
+    if seats == 2:
+        np.testing.assert_allclose(u[0], twin.belief._u, rtol=1e-12, atol=1e-300)
 
 
 def assert_same_models(
