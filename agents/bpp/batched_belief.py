@@ -228,6 +228,6 @@ class BatchedBelief:
     def _ratio(self, slot_rows: Index, street: Index) -> Array:
         """``num / den`` of one opponent slot per row (``slot_rows`` index the slot arrays)."""
         likelihood = self._likelihood[slot_rows * 4 + street]
-        terms = np.matmul(self._u[slot_rows], likelihood[:, :, np.newaxis])
-        ratio: Array = terms[:, 0, 0] / np.maximum(terms[:, 1, 0], 1e-300)
+        terms = np.einsum("njc,nc->nj", self._u[slot_rows], likelihood)
+        ratio: Array = terms[:, 0] / np.maximum(terms[:, 1], 1e-300)
         return ratio
