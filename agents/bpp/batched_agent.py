@@ -37,6 +37,9 @@ __all__ = ["BatchedBPP", "BatchedBPPDecision", "BatchedBayesianPlayer"]
 Array = npt.NDArray[np.float64]
 Index = npt.NDArray[np.intp]
 
+# Enum members as plain ints: an enum attribute lookup costs more than a small array op.
+_FOLD, _RAISE, _RIVER = int(Action.FOLD), int(Action.RAISE), int(Street.RIVER)
+
 
 class BatchedBayesianPlayer:
     """What both batched BPPs share (see the module docstring).
@@ -125,7 +128,7 @@ class BatchedBayesianPlayer:
         self._row_of[tables] = rows
         if (self._row_of[tables] != rows).any():
             raise ValueError(f"{self.name}: a table appears twice in one batch")
-        wrong = np.flatnonzero(self.seats[tables] != seat)
+        wrong = (self.seats[tables] != seat).nonzero()[0]
         if len(wrong):
             table = int(tables[wrong[0]])
             raise ValueError(
@@ -208,7 +211,7 @@ class BatchedBPP(BatchedBayesianPlayer):
             opponents=others.sum(axis=1).astype(np.float64),
             owed=owed.astype(np.float64),
         )
-        can_fold, can_raise = batch.legal[:, Action.FOLD], batch.legal[:, Action.RAISE]
+        can_fold, can_raise = batch.legal[:, _FOLD], batch.legal[:, _RAISE]
         if self.strategy is Strategy.DETERMINISTIC:
             probabilities = deterministic_probabilities(
                 ew_bet, ew_pass, can_fold=can_fold, can_raise=can_raise
@@ -223,6 +226,6 @@ class BatchedBPP(BatchedBayesianPlayer):
                 can_fold=can_fold,
                 can_raise=can_raise,
             )
-        river = (street == Street.RIVER) & can_raise
+        river = (street == _RIVER) & can_raise
         bluff(probabilities, params.bluff_rate[batch.tables], river)
         return BatchedBPPDecision(p, ew_bet, ew_pass, probabilities)

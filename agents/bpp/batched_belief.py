@@ -113,12 +113,12 @@ class BatchedBelief:
             | (log_len < seen)
         )
         if new.any():
-            self._start(batch, np.flatnonzero(new))
+            self._start(batch, new.nonzero()[0])
             seen[new] = 0
         if len(log_len) and int((log_len - seen).max()) > 0:
             self._absorb(batch, seen, log_len)
             self._seen[tables] = batch.log_len
-        entering = np.flatnonzero(self._street[tables] != batch.street)
+        entering = (self._street[tables] != batch.street).nonzero()[0]
         if len(entering):
             self._enter_round(batch, entering)
             self._street[tables[entering]] = batch.street[entering]
@@ -151,7 +151,7 @@ class BatchedBelief:
             street,
             batch.rules,
         )
-        keep = np.flatnonzero((seat != batch.seat[rows]) & (classes >= 0))
+        keep = ((seat != batch.seat[rows]) & (classes >= 0)).nonzero()[0]
         if len(keep) == 0:
             return
         rows, position, street, classes = rows[keep], position[keep], street[keep], classes[keep]
@@ -160,8 +160,13 @@ class BatchedBelief:
         factors = self.model.rows(tables, slots, street, classes)
         target = (tables * (self.num_seats - 1) + slots) * 4 + street
         # Rows are distinct tables, so the entries of one rank never repeat a target; the
-        # ranks go in log order, as the scalar belief multiplies.
-        if int(position.max()) == 0 or len(np.unique(target)) == len(target):
+        # ranks go in log order, as the scalar belief multiplies. Called at each decision, an
+        # opponent acts at most once per round between two of them: one product suffices.
+        if self.num_seats == 2:  # one opponent: its entries of a round are adjacent
+            repeated = bool((target[1:] == target[:-1]).any())
+        else:
+            repeated = len(np.unique(target)) < len(target)
+        if not repeated:
             self._likelihood[target] *= factors
             return
         for rank in range(int(position.max()) + 1):
@@ -172,18 +177,13 @@ class BatchedBelief:
         """Compute ``u`` of the round just entered at ``rows`` (module docstring, step 3)."""
         tables = batch.tables[rows]
         street = batch.street[rows].astype(np.intp)
-        mine = np.empty(len(rows), dtype=np.intp)
-        beta = np.empty(len(rows), dtype=np.intp)
-        for r in np.flatnonzero(np.bincount(street, minlength=4)):
-            at = np.flatnonzero(street == r)
-            board = batch.board[rows[at], : BOARD_WIDTH[r]]
-            mine[at], beta[at] = street_types(batch.hole[rows[at]], board)
+        mine, beta = street_types(batch.hole[rows], batch.board[rows], BOARD_WIDTH[street])
         slots = self.num_seats - 1
         u = self._u.reshape(self.num_tables, slots, 2, _C)
-        preflop = np.flatnonzero(street == 0)
+        preflop = (street == 0).nonzero()[0]
         if len(preflop):
             u[tables[preflop]] = self._preflop[mine[preflop]][:, np.newaxis]
-        post = np.flatnonzero(street > 0)
+        post = (street > 0).nonzero()[0]
         if len(post) == 0:
             return
         tables, street, mine, beta = tables[post], street[post], mine[post], beta[post]
@@ -220,7 +220,7 @@ class BatchedBelief:
         rows = np.arange(len(tables))
         for o in range(slots):
             seat = (batch.seat.astype(np.intp) + 1 + o) % self.num_seats
-            live = np.flatnonzero(~batch.folded[rows, seat])
+            live = (~batch.folded[rows, seat]).nonzero()[0]
             if len(live):
                 p[live] *= self._ratio(tables[live] * slots + o, street[live])
         return p

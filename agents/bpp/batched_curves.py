@@ -27,6 +27,8 @@ __all__ = ["BatchedBPPCurves", "BatchedCurvesDecision", "curve_probabilities"]
 Array = npt.NDArray[np.float64]
 Mask = npt.NDArray[np.bool_]
 
+_FOLD, _RAISE, _RIVER = int(Action.FOLD), int(Action.RAISE), int(Street.RIVER)
+
 
 def curve_probabilities(
     x: Array,
@@ -106,16 +108,16 @@ class BatchedBPPCurves(BatchedBayesianPlayer):
         theta = np.zeros(len(p))
         theta[owing] = to_call[owing] / (batch.pot[owing] + to_call[owing])
         params = self.params
-        can_raise = batch.legal[:, Action.RAISE]
+        can_raise = batch.legal[:, _RAISE]
         probabilities = curve_probabilities(
             p - theta,
             fold_shift=params.fold_shift.reshape(-1)[flat],
             call_shift=params.call_shift.reshape(-1)[flat],
             bet_shift=params.bet_shift.reshape(-1)[flat],
             steepness=params.steepness[batch.tables],
-            can_fold=batch.legal[:, Action.FOLD],
+            can_fold=batch.legal[:, _FOLD],
             can_raise=can_raise,
         )
-        river = (street == Street.RIVER) & can_raise
+        river = (street == _RIVER) & can_raise
         bluff(probabilities, params.bluff_rate[batch.tables], river)
         return BatchedCurvesDecision(p, theta, probabilities)

@@ -91,7 +91,7 @@ def deterministic_probabilities(
 
 def bluff(probabilities: Array, rate: Array, where: Mask) -> None:
     """Mix a bet in with probability ``rate`` at the rows ``where`` (in place)."""
-    rows = np.flatnonzero(where & (rate > 0.0))
+    rows = (where & (rate > 0.0)).nonzero()[0]
     if len(rows) == 0:
         return
     keep = 1.0 - rate[rows]

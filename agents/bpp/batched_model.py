@@ -18,7 +18,8 @@ import numpy as np
 import numpy.typing as npt
 
 from agents.bpp.batch_views import HandEndBatch
-from agents.bpp.hand_types import NUM_CURRENT_TYPES, hand_types
+from agents.bpp.batched_types import street_types
+from agents.bpp.hand_types import NUM_CURRENT_TYPES
 from agents.bpp.opponent import PARTNER, OppAction
 from envs.rules import Action, Rules
 
@@ -32,6 +33,10 @@ BOARD_WIDTH = np.array([0, 3, 4, 5], dtype=np.intp)
 _PARTNER = np.array([int(p) for p in PARTNER], dtype=np.intp)
 _ACTIONS = len(OppAction)
 _TYPES = NUM_CURRENT_TYPES
+# Enum members as plain ints: an enum attribute lookup costs more than a small array op.
+_CALL, _RAISE = int(Action.CALL), int(Action.RAISE)
+_PASS_CLASS, _BET_CLASS = int(OppAction.PASS), int(OppAction.BET)
+_CALL_CLASS, _RAISE_CLASS = int(OppAction.CALL), int(OppAction.RAISE)
 
 
 def action_classes(
@@ -42,10 +47,10 @@ def action_classes(
 ) -> npt.NDArray[np.intp]:
     """``agents.bpp.opponent.classify`` of log entries (any shape): the class, -1 for a fold."""
     sizes = np.asarray(rules.bet_sizes, dtype=np.int64)[street]
-    calls = np.where(amount > 0, int(OppAction.CALL), int(OppAction.PASS))
-    raises = np.where(amount > sizes, int(OppAction.RAISE), int(OppAction.BET))
+    calls = np.where(amount > 0, _CALL_CLASS, _PASS_CLASS)
+    raises = np.where(amount > sizes, _RAISE_CLASS, _BET_CLASS)
     classes: npt.NDArray[np.intp] = np.where(
-        action == Action.CALL, calls, np.where(action == Action.RAISE, raises, -1)
+        action == _CALL, calls, np.where(action == _RAISE, raises, -1)
     ).astype(np.intp)
     return classes
 
@@ -149,7 +154,7 @@ class BatchedOpponentModel:
         seats = np.arange(num_seats)
         mine = batch.seat.astype(np.intp)[:, np.newaxis]
         showed = (batch.shown[:, :, 0] >= 0) & (seats != mine)
-        rows_shown = np.flatnonzero(showed.any(axis=1))
+        rows_shown = showed.any(axis=1).nonzero()[0]
         if len(rows_shown) == 0:
             return 0
         width = batch.log_seat.shape[1]
@@ -169,11 +174,7 @@ class BatchedOpponentModel:
         street = log_street[hits, positions]
         action = classes[hits, positions]
         holes = batch.shown[rows, seat].astype(np.uint8)
-        types = np.empty(len(rows), dtype=np.intp)
-        for r in np.unique(street):
-            at = np.flatnonzero(street == r)
-            cards = np.concatenate([holes[at], batch.board[rows[at], : BOARD_WIDTH[r]]], axis=1)
-            types[at] = hand_types(cards)
+        types = street_types(holes, batch.board[rows], BOARD_WIDTH[street])[0]
         slot = opponent_slots(seat, batch.seat[rows], num_seats)
         table = batch.tables[rows].astype(np.intp)
         cell = (((table * self.num_slots + slot) * 4 + street) * _ACTIONS + action) * _TYPES
