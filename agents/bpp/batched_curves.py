@@ -91,8 +91,9 @@ class BatchedBPPCurves(BatchedBayesianPlayer):
 
     @property
     def nbytes(self) -> int:
-        """Bytes of all per-table state, parameters included."""
-        return super().nbytes + self.params.nbytes
+        """Bytes of all per-table state, parameters included (the prior weights, which the
+        opponent model shares, once)."""
+        return super().nbytes + self.params.nbytes - self.params.prior_weight.nbytes
 
     def probabilities(self, batch: DecisionBatch) -> Array:
         """``(k, 3)`` action probabilities (0 on illegal actions, rows summing to one)."""

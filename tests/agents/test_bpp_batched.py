@@ -23,6 +23,7 @@ from agents.bpp.batch_views import DecisionBatch, decision_batch, hand_end_batch
 from agents.bpp.batched_agent import BatchedBPP
 from agents.bpp.batched_curves import BatchedBPPCurves
 from agents.bpp.batched_model import opponent_slots
+from agents.bpp.batched_twin import batched_twin
 from agents.bpp.batched_types import street_types
 from agents.bpp.curves import BPPCurvesAgent, CurvesParams
 from agents.bpp.decision import Strategy
@@ -369,3 +370,14 @@ def test_street_types_equal_the_scalar_hand_type_and_board_class() -> None:
     # the draws and the flush textures are exercised
     assert {HandType.FLUSH_DRAW, HandType.STRAIGHT_DRAW} <= set(expected)
     assert set(classes[width > 0] % 4) == {0, 1, 2, 3}
+
+
+def test_batched_twin_of_a_scalar_agent_plays_its_settings() -> None:
+    scalar = BPPAgent(BPPParams(fp=2.5), strategy=Strategy.DETERMINISTIC, learn=False)
+    twin = batched_twin(scalar, 3)
+    assert isinstance(twin, BatchedBPP) and twin.name == scalar.name == "bpp-det-nolearn"
+    assert twin.params.fp.tolist() == [[2.5] * 4] * 3 and twin.network is scalar.belief.network
+    curves = batched_twin(BPPCurvesAgent(CurvesParams(steepness=7)), 2)
+    assert isinstance(curves, BatchedBPPCurves) and curves.params.steepness.tolist() == [7, 7]
+    with pytest.raises(TypeError, match="no batched form"):
+        batched_twin(object(), 2)
