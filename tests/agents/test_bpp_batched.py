@@ -32,7 +32,7 @@ from agents.bpp.params import BPPParams
 from envs.crn import check_probabilities, decision_uniform, sample_action
 from envs.game import Hand
 from envs.match import deal_deck
-from envs.rules import Action, Rules, Street
+from envs.rules import ACPC_LIMIT_HEADS_UP, Action, Rules, Street
 
 TOLERANCE = 1e-12
 
@@ -107,7 +107,13 @@ def decision_gaps(twin: Any, decision: Any, row: int) -> list[float]:
 
 
 def play_lockstep(
-    roles: Sequence[Role], *, tables: int, hands: int, seed: int, check_every: int = 0
+    roles: Sequence[Role],
+    *,
+    tables: int,
+    hands: int,
+    seed: int,
+    check_every: int = 0,
+    rules: Rules | None = None,
 ) -> tuple[int, float]:
     """Play ``hands`` hands at each of ``tables`` tables of ``len(roles)`` seats in lockstep.
 
@@ -116,7 +122,7 @@ def play_lockstep(
     ``check_every`` hands). Returns (decisions compared, largest difference seen).
     """
     seats = len(roles)
-    rules = Rules(num_seats=seats)
+    rules = rules if rules is not None else Rules(num_seats=seats)
     seat_of = np.array([[(j + i) % seats for j in range(seats)] for i in range(tables)])
     role_at = np.argsort(seat_of, axis=1)  # role_at[i, seat]
     twins = [[role.scalar(i) for i in range(tables)] for role in roles]
@@ -222,6 +228,23 @@ def test_multi_way_tables(seats: int) -> None:
     roles = [BPP, CURVES, BPP_DET, per_table_bpp(20, seed=5)][:seats]
     decisions, worst = play_lockstep(roles, tables=20, hands=10, seed=6)
     assert decisions > 150 * seats
+    assert worst <= TOLERANCE
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        ACPC_LIMIT_HEADS_UP,
+        Rules(num_seats=2, stacks=(9, 23)),
+        Rules(num_seats=3, stacks=(14, 30, 7)),
+    ],
+    ids=["acpc-5-10", "short-stacks-2", "short-stacks-3"],
+)
+def test_other_blinds_and_short_uneven_stacks(rules: Rules) -> None:
+    """Other bet sizes, and all-ins for less (which the opponent model classifies alike)."""
+    roles = [per_table_bpp(20, seed=9), CURVES, BPP_DET][: rules.num_seats]
+    decisions, worst = play_lockstep(roles, tables=20, hands=10, seed=10, rules=rules)
+    assert decisions > 2 * 20 * 10
     assert worst <= TOLERANCE
 
 
