@@ -1,0 +1,221 @@
+"""What a batched agent receives: the decisions and hand ends of k tables as arrays.
+
+``DecisionBatch`` stacks, for the k tables where the agent's seat is to act, what each seat's
+``PlayerView`` holds; ``HandEndBatch`` the same for the tables whose hand just ended. Field
+names, dtypes and shapes follow the batched-agent contract (S seats, L the longest action log,
+k rows); the batched engine builds them from its own arrays, and ``decision_batch`` and
+``hand_end_batch`` build them from scalar views (the differential tests and benchmarks).
+
+The action log is the view's public betting history (blinds excluded): entry ``j < log_len``
+of a row is ``Acted(log_street[j], log_seat[j], log_action[j], log_amount[j])``; entries past
+``log_len`` are undefined. Board cards past ``board_len`` are undefined.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import NamedTuple, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+from envs.rules import Action, Rules
+from envs.view import PlayerView
+
+__all__ = ["DecisionBatch", "HandEndBatch", "decision_batch", "hand_end_batch"]
+
+Int8 = npt.NDArray[np.int8]
+Int16 = npt.NDArray[np.int16]
+Int32 = npt.NDArray[np.int32]
+Int64 = npt.NDArray[np.int64]
+Intp = npt.NDArray[np.intp]
+UInt8 = npt.NDArray[np.uint8]
+Bool = npt.NDArray[np.bool_]
+
+
+@dataclass(frozen=True, eq=False)
+class DecisionBatch:
+    """The k tables where one agent's seat is to act (arrays read-only, k rows)."""
+
+    rules: Rules
+    tables: Intp
+    """``(k,)``: which of the agent's tables (index into its per-table state)."""
+    seat: Int8
+    """``(k,)``: the acting seat, the agent's seat at those tables."""
+    button: Int8
+    hand_id: Int64
+    """``(k,)``: unique per hand of a table's session."""
+    hole: UInt8
+    """``(k, 2)``: this seat's cards only."""
+    board: UInt8
+    """``(k, 5)``: cards past ``board_len`` undefined."""
+    board_len: Int8
+    """``(k,)``: 0, 3, 4 or 5."""
+    street: Int8
+    """``(k,)``: ``Street`` values."""
+    pot: Int64
+    to_call: Int64
+    num_bets: Int8
+    bets: Int64
+    """``(k, S)``, as ``PlayerView.bets``."""
+    contributions: Int64
+    stacks: Int64
+    blinds: Int64
+    folded: Bool
+    legal: Bool
+    """``(k, 3)`` in ``Action`` order (FOLD, CALL, RAISE)."""
+    log_len: Int16
+    log_street: Int8
+    """``(k, L)``; entries at positions ``>= log_len`` undefined, as in the other log arrays."""
+    log_seat: Int8
+    log_action: Int8
+    log_amount: Int32
+
+
+@dataclass(frozen=True, eq=False)
+class HandEndBatch:
+    """The k tables whose hand just ended, as the agent's seat saw them (arrays read-only)."""
+
+    rules: Rules
+    tables: Intp
+    seat: Int8
+    button: Int8
+    hand_id: Int64
+    hole: UInt8
+    board: UInt8
+    """``(k, 5)``: the whole board (cards past ``board_len`` undefined)."""
+    board_len: Int8
+    log_len: Int16
+    log_street: Int8
+    log_seat: Int8
+    log_action: Int8
+    log_amount: Int32
+    payoffs: Int64
+    """``(k, S)``: each seat's net chips."""
+    shown: Int16
+    """``(k, S, 2)``: the hole cards each seat showed down, -1 where not shown."""
+
+
+T = TypeVar("T", bound=np.generic)
+
+
+def _frozen(values: object, dtype: type[T]) -> npt.NDArray[T]:
+    array: npt.NDArray[T] = np.array(values, dtype=dtype)
+    array.flags.writeable = False
+    return array
+
+
+class _Shared(NamedTuple):
+    """The fields both batches share, in contract order."""
+
+    rules: Rules
+    tables: Intp
+    seat: Int8
+    button: Int8
+    hand_id: Int64
+    hole: UInt8
+    board: UInt8
+    board_len: Int8
+    log_len: Int16
+    log_street: Int8
+    log_seat: Int8
+    log_action: Int8
+    log_amount: Int32
+
+
+def _common(
+    views: Sequence[PlayerView], tables: Sequence[int] | npt.ArrayLike, *, terminal: bool
+) -> _Shared:
+    """The fields both batches share, after checking the views fit together."""
+    if not views:
+        raise ValueError("a batch needs at least one view")
+    rules = views[0].rules
+    if any(v.rules != rules for v in views):
+        raise ValueError("all views of a batch must share one Rules")
+    table_ids = np.asarray(tables)
+    if table_ids.shape != (len(views),) or table_ids.dtype.kind not in "iu":
+        raise ValueError(f"tables must be {len(views)} integers (one per view), got {tables!r}")
+    for v in views:
+        if v.is_terminal != terminal:
+            state = "a finished hand" if v.is_terminal else "a hand in progress"
+            raise ValueError(f"view of seat {v.seat} in hand {v.hand_id} is of {state}")
+    width = max(1, max(len(v.actions) for v in views))
+    logs = np.zeros((4, len(views), width), dtype=np.int64)
+    for row, v in enumerate(views):
+        for j, acted in enumerate(v.actions):
+            logs[:, row, j] = (acted.street, acted.seat, acted.action, acted.amount)
+    boards = [(*v.board, *(0,) * (5 - len(v.board))) for v in views]
+    return _Shared(
+        rules,
+        _frozen(table_ids, np.intp),
+        _frozen([v.seat for v in views], np.int8),
+        _frozen([v.button for v in views], np.int8),
+        _frozen([v.hand_id for v in views], np.int64),
+        _frozen([v.hole for v in views], np.uint8),
+        _frozen(boards, np.uint8),
+        _frozen([len(v.board) for v in views], np.int8),
+        _frozen([len(v.actions) for v in views], np.int16),
+        _frozen(logs[0], np.int8),
+        _frozen(logs[1], np.int8),
+        _frozen(logs[2], np.int8),
+        _frozen(logs[3], np.int32),
+    )
+
+
+def decision_batch(
+    views: Sequence[PlayerView], tables: Sequence[int] | npt.ArrayLike
+) -> DecisionBatch:
+    """Stack the views of k tables where the viewing seat is to act (``tables[i]`` of row i).
+
+    Raises:
+        ValueError: if there are no views, they mix rules, one is not its seat's turn, or
+            ``tables`` does not give one integer per view.
+    """
+    shared = _common(views, tables, terminal=False)
+    for v in views:
+        if not v.legal_actions:
+            raise ValueError(f"seat {v.seat} is not to act in hand {v.hand_id}")
+    legal = [[a in v.legal_actions for a in Action] for v in views]
+    return DecisionBatch(
+        rules=shared.rules,
+        tables=shared.tables,
+        seat=shared.seat,
+        button=shared.button,
+        hand_id=shared.hand_id,
+        hole=shared.hole,
+        board=shared.board,
+        board_len=shared.board_len,
+        street=_frozen([v.street for v in views], np.int8),
+        pot=_frozen([v.pot for v in views], np.int64),
+        to_call=_frozen([v.to_call for v in views], np.int64),
+        num_bets=_frozen([v.num_bets for v in views], np.int8),
+        bets=_frozen([v.bets for v in views], np.int64),
+        contributions=_frozen([v.contributions for v in views], np.int64),
+        stacks=_frozen([v.stacks for v in views], np.int64),
+        blinds=_frozen([v.blinds for v in views], np.int64),
+        folded=_frozen([v.folded for v in views], np.bool_),
+        legal=_frozen(legal, np.bool_),
+        log_len=shared.log_len,
+        log_street=shared.log_street,
+        log_seat=shared.log_seat,
+        log_action=shared.log_action,
+        log_amount=shared.log_amount,
+    )
+
+
+def hand_end_batch(
+    views: Sequence[PlayerView], tables: Sequence[int] | npt.ArrayLike
+) -> HandEndBatch:
+    """Stack the terminal views of k tables (what each viewing seat saw at the hand's end).
+
+    Raises:
+        ValueError: as ``decision_batch``, for views of hands that have not ended.
+    """
+    shared = _common(views, tables, terminal=True)
+    shown = [[cards if cards is not None else (-1, -1) for cards in v.shown] for v in views]
+    return HandEndBatch(
+        *shared,
+        payoffs=_frozen([v.payoffs for v in views], np.int64),
+        shown=_frozen(shown, np.int16),
+    )

@@ -1,0 +1,232 @@
+"""The batched decision-network BPP (``bpp``, ``bpp-det``): ``BPPAgent`` at N tables at once.
+
+``BatchedBayesianPlayer`` holds what both batched BPPs share: the tables' seats, the opponent
+model and the belief (``agents.bpp.batched_model``, ``agents.bpp.batched_belief``), and the
+checks of each batch. ``BatchedBPP`` adds Carlton's decision network and strategies
+(``agents.bpp.batched_decision``) with one ``BPPParams`` per table. At every decision it plays
+the probabilities ``BPPAgent.decide(view).probabilities`` of its scalar twin with the same
+parameters and the same history at that table; it never draws (the runner does).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+from agents.bpp.batch_views import DecisionBatch, HandEndBatch
+from agents.bpp.batched_belief import BatchedBelief
+from agents.bpp.batched_decision import (
+    bluff,
+    deterministic_probabilities,
+    expected_winnings,
+    mixed_probabilities,
+)
+from agents.bpp.batched_model import BatchedOpponentModel
+from agents.bpp.batched_params import BPPParamArrays, check_num_tables
+from agents.bpp.decision import Strategy
+from agents.bpp.network import Network, shipped_network
+from agents.bpp.opponent import generic_prior
+from agents.bpp.params import BPPParams
+from envs.rules import Action, Rules, Street
+
+__all__ = ["BatchedBPP", "BatchedBPPDecision", "BatchedBayesianPlayer"]
+
+Array = npt.NDArray[np.float64]
+Index = npt.NDArray[np.intp]
+
+# Enum members as plain ints: an enum attribute lookup costs more than a small array op.
+_FOLD, _RAISE, _RIVER = int(Action.FOLD), int(Action.RAISE), int(Street.RIVER)
+
+
+class BatchedBayesianPlayer:
+    """What both batched BPPs share (see the module docstring).
+
+    Args:
+        num_tables: N, the tables this object serves.
+        prior_weight: The opponent prior's pseudo-observations at each table, ``(N,)``.
+        learn: Learn each opponent's P(action | type) from showdowns, per table.
+        network: The tables of the Bayesian network (the shipped ones by default).
+    """
+
+    name = "bpp"
+    known_policy = True
+    """The returned probabilities are the policy played."""
+
+    def __init__(
+        self, num_tables: int, *, prior_weight: Array, learn: bool, network: Network | None
+    ) -> None:
+        net = network if network is not None else shipped_network()
+        self.num_tables = num_tables
+        self.learn = learn
+        self.network = net
+        self.model = BatchedOpponentModel(generic_prior(net.strength), prior_weight, learn=learn)
+        self.belief = BatchedBelief(net, self.model)
+        self.seats = np.full(num_tables, -1, dtype=np.int8)
+        """The agent's seat at each table, -1 until ``start_tables``."""
+        self.num_seats = 0
+        """Seats per table, fixed by the first batch (0 before)."""
+        self._row_of = np.full(num_tables, -1, dtype=np.intp)  # scratch: duplicate check
+
+    def start_tables(self, tables: npt.ArrayLike, seats: npt.ArrayLike) -> None:
+        """Fresh memory at ``tables`` (new sessions), this agent sitting in ``seats[i]``.
+
+        Raises:
+            ValueError: on a table outside ``0..N-1`` or a negative seat, a seat outside the
+                table once the number of seats is known, or arrays of different lengths.
+        """
+        index = np.asarray(tables, dtype=np.intp).reshape(-1)
+        seat = np.asarray(seats).reshape(-1)
+        if index.shape != seat.shape:
+            raise ValueError(f"tables and seats differ in length: {len(index)} != {len(seat)}")
+        if len(index) and (index.min() < 0 or index.max() >= self.num_tables):
+            raise ValueError(f"tables must lie in 0..{self.num_tables - 1}")
+        limit = self.num_seats or 10
+        if len(seat) and (seat.min() < 0 or seat.max() >= limit):
+            raise ValueError(f"seats must lie in 0..{limit - 1}, got {seat.tolist()}")
+        self.seats[index] = seat
+        if self.num_seats:
+            self.model.forget(index)
+            self.belief.end_hands(index)
+
+    def observe_ends(self, batch: HandEndBatch) -> None:
+        """Hands ended at the batch's tables: learn from the showdowns, drop the hands."""
+        self._check(batch.rules, batch.tables, batch.seat)
+        self.model.observe(batch, self.num_seats)
+        self.belief.end_hands(batch.tables)
+
+    def win_probability(self, batch: DecisionBatch) -> Array:
+        """P(BPP wins at the showdown) at each row, as the scalar ``Belief`` computes it."""
+        self._check(batch.rules, batch.tables, batch.seat)
+        return self.belief.win_probability(batch)
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of all per-table state (memory, parameters, seats)."""
+        return self.model.nbytes + self.belief.nbytes + self.seats.nbytes + self._row_of.nbytes
+
+    def _check(self, rules: Rules, tables: Index, seat: npt.NDArray[np.int8]) -> None:
+        """Size the memory on the first batch; reject batches this object cannot serve."""
+        if self.num_seats == 0:
+            if (self.seats >= rules.num_seats).any():
+                raise ValueError(f"a started seat lies outside a {rules.num_seats}-seat table")
+            self.num_seats = rules.num_seats
+            self.model.allocate(rules.num_seats)
+            self.belief.allocate(rules.num_seats)
+        elif rules.num_seats != self.num_seats:
+            raise ValueError(
+                f"{self.name}: a batch of {rules.num_seats}-seat tables, but this object plays "
+                f"{self.num_seats}-seat tables"
+            )
+        if len(tables) == 0:
+            return
+        if tables.min() < 0 or tables.max() >= self.num_tables:
+            raise ValueError(f"{self.name}: tables must lie in 0..{self.num_tables - 1}")
+        rows = np.arange(len(tables))
+        self._row_of[tables] = rows
+        if (self._row_of[tables] != rows).any():
+            raise ValueError(f"{self.name}: a table appears twice in one batch")
+        wrong = (self.seats[tables] != seat).nonzero()[0]
+        if len(wrong):
+            table = int(tables[wrong[0]])
+            raise ValueError(
+                f"{self.name}: at table {table} the batch's seat is {int(seat[wrong[0]])} but "
+                f"this agent sits in seat {int(self.seats[table])} (start_tables first)"
+            )
+
+
+class BatchedBPPDecision(NamedTuple):
+    """The decision network's quantities at each row (chips; ``EW(fold)`` is 0)."""
+
+    p_win: Array
+    ew_bet: Array
+    """Expected winnings of betting or raising (computed even when the cap forbids it)."""
+    ew_pass: Array
+    probabilities: Array
+    """``(k, 3)``: ``(P(fold), P(check/call), P(bet/raise))`` played, bluff included."""
+
+
+class BatchedBPP(BatchedBayesianPlayer):
+    """``BPPAgent`` (registry ``bpp`` / ``bpp-det``) at N tables, parameters per table.
+
+    Args:
+        num_tables: N.
+        params: One ``BPPParams`` for every table, or a sequence of N (the defaults if None).
+        strategy: ``Strategy.MIXED`` (``bpp``) or ``Strategy.DETERMINISTIC`` (``bpp-det``).
+        learn: ``False`` keeps every opponent at the generic prior.
+        network: As for ``BPPAgent``.
+    """
+
+    def __init__(
+        self,
+        num_tables: int,
+        params: BPPParams | Sequence[BPPParams] | None = None,
+        *,
+        strategy: Strategy = Strategy.MIXED,
+        learn: bool = True,
+        network: Network | None = None,
+    ) -> None:
+        check_num_tables(num_tables)
+        if not isinstance(strategy, Strategy):
+            raise TypeError(f"strategy must be a Strategy, got {strategy!r}")
+        self.params = BPPParamArrays.of(params, num_tables)
+        super().__init__(
+            num_tables, prior_weight=self.params.prior_weight, learn=learn, network=network
+        )
+        self.strategy = strategy
+        base = "bpp" if strategy is Strategy.MIXED else "bpp-det"
+        self.name = base if learn else f"{base}-nolearn"
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of all per-table state, parameters included (the prior weights, which the
+        opponent model shares, once)."""
+        return super().nbytes + self.params.nbytes - self.params.prior_weight.nbytes
+
+    def probabilities(self, batch: DecisionBatch) -> Array:
+        """``(k, 3)`` action probabilities (0 on illegal actions, rows summing to one)."""
+        return self.decide(batch).probabilities
+
+    def decide(self, batch: DecisionBatch) -> BatchedBPPDecision:
+        """P(win), the expected winnings and the probabilities played at each row."""
+        p = self.win_probability(batch)
+        street = batch.street.astype(np.intp)
+        flat = batch.tables * 4 + street
+        sizes = np.asarray(batch.rules.bet_sizes, dtype=np.float64)
+        remaining = np.cumsum(sizes[::-1])[::-1] - sizes  # bets of the rounds after each
+        others = ~batch.folded
+        others[np.arange(len(street)), batch.seat] = False
+        owed = ((batch.bets.max(axis=1)[:, np.newaxis] - batch.bets) * others).sum(axis=1)
+        bet = sizes[street]
+        params = self.params
+        ew_bet, ew_pass = expected_winnings(
+            p,
+            pot=batch.pot.astype(np.float64),
+            to_call=batch.to_call.astype(np.float64),
+            bet=bet,
+            remaining=remaining[street],
+            alpha=params.alpha.reshape(-1)[flat],
+            alpha_prime=params.alpha_prime.reshape(-1)[flat],
+            opponents=others.sum(axis=1).astype(np.float64),
+            owed=owed.astype(np.float64),
+        )
+        can_fold, can_raise = batch.legal[:, _FOLD], batch.legal[:, _RAISE]
+        if self.strategy is Strategy.DETERMINISTIC:
+            probabilities = deterministic_probabilities(
+                ew_bet, ew_pass, can_fold=can_fold, can_raise=can_raise
+            )
+        else:
+            probabilities = mixed_probabilities(
+                ew_bet,
+                ew_pass,
+                bet=bet,
+                fp=params.fp.reshape(-1)[flat],
+                cp=params.cp.reshape(-1)[flat],
+                can_fold=can_fold,
+                can_raise=can_raise,
+            )
+        river = (street == _RIVER) & can_raise
+        bluff(probabilities, params.bluff_rate[batch.tables], river)
+        return BatchedBPPDecision(p, ew_bet, ew_pass, probabilities)
