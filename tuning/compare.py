@@ -22,7 +22,7 @@ from optuna.trial import TrialState
 
 from agents.bpp import BPPParams
 from envs.stats import mean_estimate
-from tuning.evaluation import Namespace, Protocol
+from tuning.evaluation import MatchProtocol, Namespace
 from tuning.launch import run_trials
 from tuning.reevaluate import DEFAULTS, Candidate, block_means
 from tuning.samplers import SamplerName
@@ -48,7 +48,7 @@ def run_comparison(
     seeds: Sequence[int],
     *,
     trials: int,
-    protocol: Protocol,
+    protocol: MatchProtocol,
     holdout_blocks: int,
     results_dir: Path,
     workers: int = 1,

@@ -39,7 +39,7 @@ class Namespace(IntEnum):
 
 
 @dataclass(frozen=True, kw_only=True)
-class Protocol:
+class MatchProtocol:
     """What one trial plays; stored with the study, because values of different protocols
     are not comparable."""
 
@@ -98,7 +98,7 @@ class Protocol:
         return data
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Protocol:
+    def from_dict(cls, data: dict[str, Any]) -> MatchProtocol:
         """Inverse of ``to_dict``."""
         return cls(**{**data, "opponents": tuple(data["opponents"])})
 
@@ -110,7 +110,7 @@ def block_seed(seed: int, namespace: Namespace, block: int) -> int:
 
 
 def play_block(
-    params: BPPParams, protocol: Protocol, namespace: Namespace, block: int
+    params: BPPParams, protocol: MatchProtocol, namespace: Namespace, block: int
 ) -> npt.NDArray[np.float64]:
     """BPP's result per deal of one block, in small bets per hand (see the module docstring)."""
     seed = block_seed(protocol.seed, namespace, block)

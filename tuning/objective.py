@@ -17,7 +17,7 @@ from enum import StrEnum
 import numpy as np
 import optuna
 
-from tuning.evaluation import Namespace, Protocol, play_block
+from tuning.evaluation import MatchProtocol, Namespace, play_block
 from tuning.space import SearchSpace
 
 
@@ -46,7 +46,7 @@ def make_pruner(name: PrunerName | str) -> optuna.pruners.BasePruner:
         return optuna.pruners.WilcoxonPruner(p_threshold=0.1, n_startup_steps=5)
 
 
-def make_objective(space: SearchSpace, protocol: Protocol) -> Callable[[optuna.Trial], float]:
+def make_objective(space: SearchSpace, protocol: MatchProtocol) -> Callable[[optuna.Trial], float]:
     """The objective of a study with this space and protocol (deterministic for its seeds)."""
 
     def objective(trial: optuna.Trial) -> float:

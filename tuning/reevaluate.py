@@ -26,7 +26,7 @@ from tqdm import tqdm
 
 from agents.bpp import BPPParams
 from envs.stats import mean_estimate
-from tuning.evaluation import Namespace, Protocol, play_block
+from tuning.evaluation import MatchProtocol, Namespace, play_block
 from tuning.space import SearchSpace
 
 DEFAULTS = "defaults"
@@ -83,7 +83,7 @@ def top_candidates(study: optuna.Study, space: SearchSpace, k: int) -> list[Cand
 def evaluate_candidates(
     candidates: Sequence[Candidate],
     space: SearchSpace,
-    protocol: Protocol,
+    protocol: MatchProtocol,
     namespace: Namespace,
     blocks: int,
     *,
@@ -121,7 +121,7 @@ def _interval(ci: tuple[float, float] | None, mean: float) -> tuple[float, float
 
 def block_means(
     tasks: list[tuple[BPPParams, int]],
-    protocol: Protocol,
+    protocol: MatchProtocol,
     namespace: Namespace,
     workers: int,
     progress: bool,
@@ -148,6 +148,8 @@ def block_means(
             return out
 
 
-def _block_mean(params: BPPParams, protocol: Protocol, namespace: Namespace, block: int) -> float:
+def _block_mean(
+    params: BPPParams, protocol: MatchProtocol, namespace: Namespace, block: int
+) -> float:
     values: npt.NDArray[np.float64] = play_block(params, protocol, namespace, block)
     return float(values.mean())

@@ -23,7 +23,7 @@ import optuna
 from optuna.trial import TrialState
 
 from agents.bpp import BPPParams
-from tuning.evaluation import Namespace, Protocol
+from tuning.evaluation import MatchProtocol, Namespace
 from tuning.plots import plot_confirmation, plot_curves, plot_history, plot_importances
 from tuning.reevaluate import DEFAULTS, Candidate, evaluate_candidates, top_candidates
 from tuning.space import SearchSpace
@@ -35,7 +35,7 @@ logger = logging.getLogger(__name__)
 def finish_study(
     study: optuna.Study,
     space: SearchSpace,
-    protocol: Protocol,
+    protocol: MatchProtocol,
     *,
     top_k: int,
     reevaluation_blocks: int,

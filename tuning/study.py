@@ -24,7 +24,7 @@ import optuna
 from optuna.trial import FrozenTrial, TrialState
 
 from agents.bpp import BPPParams
-from tuning.evaluation import Protocol
+from tuning.evaluation import MatchProtocol
 from tuning.objective import PrunerName, make_objective, make_pruner
 from tuning.samplers import SamplerName, make_sampler
 from tuning.space import SearchSpace
@@ -47,7 +47,7 @@ class StudySettings:
     pruner: PrunerName = PrunerName.NONE
     seed: int = 0
     """Sampler seed of worker 0; worker ``k`` uses ``seed + k``."""
-    protocol: Protocol = field(default_factory=Protocol)
+    protocol: MatchProtocol = field(default_factory=MatchProtocol)
     space: SearchSpace = field(default_factory=SearchSpace)
     heartbeat_interval: int = 60
     grace_period: int = 180
@@ -184,7 +184,7 @@ def settings_from_study(study_name: str, storage: str) -> StudySettings:
         study_name=study_name,
         trials=attrs["trials"],
         storage=storage,
-        protocol=Protocol.from_dict(attrs["protocol"]),
+        protocol=MatchProtocol.from_dict(attrs["protocol"]),
         space=SearchSpace(
             per_round_alpha=space["per_round_alpha"],
             ranges={name: (low, high) for name, low, high, _ in space["params"]},

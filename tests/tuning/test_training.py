@@ -24,7 +24,7 @@ from tuning.cli import main
 from tuning.experiments.learning_switch import SWITCHES
 from tuning.training.config import TrainConfig
 from tuning.training.curve import read_curve
-from tuning.training.features import FeatureEncoder
+from tuning.training.observation_features import FeatureEncoder
 from tuning.training.policy import PolicyAgent
 from tuning.training.sb3_env import HoldemVecEnv
 from tuning.training.trainer import resume, train

@@ -16,7 +16,7 @@ from optuna.trial import TrialState
 
 from agents.bpp import BPPParams
 from tuning.cli import main
-from tuning.evaluation import Namespace, Protocol, play_block
+from tuning.evaluation import MatchProtocol, Namespace, play_block
 from tuning.launch import run_trials
 from tuning.objective import make_objective
 from tuning.report import finish_study, write_outputs
@@ -25,7 +25,7 @@ from tuning.space import SearchSpace
 from tuning.storage import open_storage, requeue_orphans, worker_tag
 from tuning.study import StudySettings, prepare_study
 
-TINY = Protocol(opponents=("call",), deals_per_block=4, blocks=3, seed=11)
+TINY = MatchProtocol(opponents=("call",), deals_per_block=4, blocks=3, seed=11)
 
 
 def settings(tmp_path: Path, trials: int, **changes: object) -> StudySettings:
@@ -63,11 +63,11 @@ def test_bad_ranges_are_refused(kwargs: dict[str, object], message: str) -> None
 
 def test_unknown_opponent_and_bad_protocols_are_refused() -> None:
     with pytest.raises(ValueError, match=r"unknown opponent 'nobody'.*registered agents"):
-        Protocol(opponents=("nobody",))
+        MatchProtocol(opponents=("nobody",))
     with pytest.raises(ValueError, match="deals_per_block must be a positive integer"):
-        Protocol(deals_per_block=0)
+        MatchProtocol(deals_per_block=0)
     with pytest.raises(ValueError, match="at least one opponent"):
-        Protocol(opponents=())
+        MatchProtocol(opponents=())
 
 
 def test_bad_storage_urls_give_clear_errors(tmp_path: Path) -> None:
@@ -91,7 +91,7 @@ def test_objective_is_deterministic_for_fixed_seeds() -> None:
     values = [objective(optuna.trial.FixedTrial(point)) for _ in range(2)]
     assert values[0] == values[1]
     other = make_objective(
-        space, Protocol(opponents=("call",), deals_per_block=4, blocks=3, seed=12)
+        space, MatchProtocol(opponents=("call",), deals_per_block=4, blocks=3, seed=12)
     )
     assert other(optuna.trial.FixedTrial(point)) != values[0]
 
@@ -118,7 +118,7 @@ def test_a_study_resumes_up_to_the_new_total_and_refuses_a_changed_protocol(
     after = [(t.number, t.params, t.value) for t in resumed.get_trials()]
     assert after[:2] == before and len(after) == 4
     assert (tmp_path / "t" / "study.log").exists()
-    changed = Protocol(opponents=("call",), deals_per_block=5, blocks=3, seed=11)
+    changed = MatchProtocol(opponents=("call",), deals_per_block=5, blocks=3, seed=11)
     with pytest.raises(ValueError, match="exists with other protocol"):
         run_trials(settings(tmp_path, 5, protocol=changed))
 
@@ -234,7 +234,7 @@ def test_every_sampler_runs_a_study(tmp_path: Path, sampler: SamplerName) -> Non
 
 
 def test_wilcoxon_prunes_a_hopeless_trial_and_returns_its_partial_mean(tmp_path: Path) -> None:
-    protocol = Protocol(opponents=("call",), deals_per_block=20, blocks=12, seed=3)
+    protocol = MatchProtocol(opponents=("call",), deals_per_block=20, blocks=12, seed=3)
     chosen = settings(tmp_path, 2, protocol=protocol, pruner="wilcoxon")
     storage = open_storage("memory", results_dir=tmp_path, study_name="t")
     study = prepare_study(chosen, storage)

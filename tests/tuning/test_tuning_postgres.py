@@ -19,7 +19,7 @@ import pytest
 from optuna.trial import TrialState
 
 from tuning.cli import main
-from tuning.evaluation import Protocol
+from tuning.evaluation import MatchProtocol
 from tuning.samplers import SamplerName
 from tuning.study import StudySettings, prepare_study
 
@@ -35,7 +35,7 @@ def pg_url() -> str:
     return PG_URL
 
 
-def create(url: str, name: str, trials: int, protocol: Protocol, heartbeat: int = 60) -> None:
+def create(url: str, name: str, trials: int, protocol: MatchProtocol, heartbeat: int = 60) -> None:
     settings = StudySettings(
         study_name=name,
         trials=trials,
@@ -67,7 +67,7 @@ def unique(prefix: str) -> str:
 
 def test_three_workers_finish_exactly_the_total_without_duplicates(pg_url: str) -> None:
     name = unique("three")
-    create(pg_url, name, 18, Protocol(opponents=("call",), deals_per_block=3, blocks=2))
+    create(pg_url, name, 18, MatchProtocol(opponents=("call",), deals_per_block=3, blocks=2))
     workers = [worker(pg_url, name, k) for k in range(3)]
     for process in workers:
         finish(process)
@@ -81,7 +81,7 @@ def test_a_worker_killed_mid_trial_has_its_trial_retried(pg_url: str) -> None:
     name = unique("killed")
     heartbeat = 1
     # Trials of a few hundred hands each, long enough to be killed in the middle of one.
-    protocol = Protocol(opponents=("rule",), deals_per_block=150, blocks=4)
+    protocol = MatchProtocol(opponents=("rule",), deals_per_block=150, blocks=4)
     create(pg_url, name, 6, protocol, heartbeat)
     victim = worker(pg_url, name, 0, heartbeat)
     study = optuna.load_study(study_name=name, storage=pg_url)

@@ -47,7 +47,7 @@ def add_parser(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the comparison and write its report."""
     from tuning.compare import run_comparison, write_report
-    from tuning.evaluation import Protocol
+    from tuning.evaluation import MatchProtocol
     from tuning.samplers import make_sampler
 
     parser: argparse.ArgumentParser = args.parser
@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         for name in args.samplers:
             make_sampler(name, 0)
-        protocol = Protocol(
+        protocol = MatchProtocol(
             opponents=tuple(args.opponent),
             deals_per_block=args.deals_per_block,
             blocks=args.blocks,

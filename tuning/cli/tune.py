@@ -82,7 +82,7 @@ def parse_ranges(items: list[str]) -> dict[str, tuple[float, float]]:
 
 def run(args: argparse.Namespace) -> int:
     """Run the study, re-evaluate, confirm, write the results."""
-    from tuning.evaluation import Protocol
+    from tuning.evaluation import MatchProtocol
     from tuning.launch import run_trials
     from tuning.report import finish_study, is_finished, write_outputs
     from tuning.samplers import SamplerName, make_sampler
@@ -100,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
             sampler=SamplerName(args.sampler),
             pruner=args.pruner,
             seed=args.sampler_seed,
-            protocol=Protocol(
+            protocol=MatchProtocol(
                 opponents=tuple(args.opponent),
                 deals_per_block=args.deals_per_block,
                 blocks=args.blocks,

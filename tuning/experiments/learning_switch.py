@@ -8,7 +8,8 @@ learning on, and the same matches (same seeds, so the same cards) with learning 
 averages the winnings of every block of ``block`` hands over the matches. The CIs are Student-t
 over matches (independent), and the difference on - off is paired by match.
 
-Everything is torch-free (no learner network here).
+Nothing is trained here (no network, no torch): the agents learn by their own rules while they
+play. ``holdem-lab learning-curve`` runs it.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from typing import Any
 import numpy as np
 from tqdm import tqdm
 
+from agents.bpp import BPPAgent, Strategy
+from agents.loki import Loki, Loki2, LokiParams, Modelling
 from envs.match import play_match
 from envs.protocols import SeatAgent
 from envs.registry import make_agent
@@ -32,27 +35,19 @@ __all__ = ["SWITCHES", "SwitchCurves", "learning_curves", "plot_switch", "write_
 
 
 def _bpp(learn: bool) -> SeatAgent:
-    from agents.bpp import BPPAgent
-
     return BPPAgent(learn=learn)
 
 
 def _bpp_det(learn: bool) -> SeatAgent:
-    from agents.bpp import BPPAgent, Strategy
-
     return BPPAgent(strategy=Strategy.DETERMINISTIC, learn=learn)
 
 
 def _loki(learn: bool) -> SeatAgent:
-    from agents.loki import Loki, LokiParams, Modelling
-
     modelling = Modelling.SPECIFIC if learn else Modelling.GENERIC
     return Loki(LokiParams(modelling=modelling), name="loki-som" if learn else "loki-gom")
 
 
 def _loki2(learn: bool) -> SeatAgent:
-    from agents.loki import Loki2, Modelling
-
     modelling = Modelling.SPECIFIC if learn else Modelling.GENERIC
     params = replace(Loki2.default_params(), modelling=modelling)
     return Loki2(params, name="loki2-som" if learn else "loki2-gom")
