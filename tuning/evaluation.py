@@ -26,6 +26,7 @@ from agents.bpp import BPPAgent, BPPParams
 from envs.match import play_match
 from envs.registry import available_agents, make_agent
 from envs.rules import Rules
+from envs.validation import whole_number
 
 
 class Namespace(IntEnum):
@@ -68,11 +69,8 @@ class MatchProtocol:
                 f"{', '.join(known)}"
             )
         for name in ("deals_per_block", "blocks"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{name} must be a positive integer, got {value!r}")
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
-            raise ValueError(f"seed must be a non-negative integer, got {self.seed!r}")
+            whole_number(name, getattr(self, name), minimum=1, what="a positive integer")
+        whole_number("seed", self.seed, minimum=0)
         self.rules  # noqa: B018 - validates the blinds and bets now
 
     @property

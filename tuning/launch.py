@@ -18,6 +18,7 @@ import optuna
 from optuna.trial import FrozenTrial, TrialState
 from tqdm import tqdm
 
+from envs.validation import whole_number
 from tuning.storage import is_shared
 from tuning.study import StudySettings, prepare_study, run_worker
 
@@ -38,8 +39,7 @@ def run_trials(
 
     Worker ``k`` of this call has the id ``worker_id + k`` (its sampler seed offset).
     """
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise ValueError(f"workers must be a positive integer, got {workers!r}")
+    whole_number("workers", workers, minimum=1, what="a positive integer")
     storage = storage if storage is not None else settings.open()
     if workers > 1 and not is_shared(storage):
         raise ValueError("several workers need a shared storage (the default journal file)")

@@ -23,6 +23,7 @@ import optuna
 from optuna.trial import TrialState
 
 from agents.bpp import BPPParams
+from envs.validation import whole_number
 from tuning.evaluation import MatchProtocol, Namespace
 from tuning.plots import plot_confirmation, plot_curves, plot_history, plot_importances
 from tuning.reevaluate import DEFAULTS, Candidate, evaluate_candidates, top_candidates
@@ -49,8 +50,7 @@ def finish_study(
         ("reevaluation_blocks", reevaluation_blocks),
         ("confirmation_blocks", confirmation_blocks),
     ):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        whole_number(name, value, minimum=1, what="a positive integer")
     candidates = top_candidates(study, space, top_k)
     reevaluation = evaluate_candidates(
         candidates,

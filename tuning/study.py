@@ -24,6 +24,7 @@ import optuna
 from optuna.trial import FrozenTrial, TrialState
 
 from agents.bpp import BPPParams
+from envs.validation import whole_number
 from tuning.evaluation import MatchProtocol
 from tuning.objective import PrunerName, make_objective, make_pruner
 from tuning.samplers import SamplerName, make_sampler
@@ -55,8 +56,10 @@ class StudySettings:
     def __post_init__(self) -> None:
         if not self.study_name or "/" in self.study_name:
             raise ValueError(f"study name must be non-empty without '/', got {self.study_name!r}")
-        if isinstance(self.trials, bool) or not isinstance(self.trials, int) or self.trials < 1:
-            raise ValueError(f"trials must be a positive integer, got {self.trials!r}")
+        whole_number("trials", self.trials, minimum=1, what="a positive integer")
+        whole_number("seed", self.seed, minimum=0)
+        whole_number("heartbeat_interval", self.heartbeat_interval, minimum=1)
+        whole_number("grace_period", self.grace_period, minimum=1)
         SamplerName(self.sampler)
         PrunerName(self.pruner)
 

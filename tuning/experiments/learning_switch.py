@@ -30,6 +30,7 @@ from envs.match import play_match
 from envs.protocols import SeatAgent
 from envs.registry import make_agent
 from envs.stats import MeanEstimate, mean_estimate
+from envs.validation import whole_number
 
 __all__ = ["SWITCHES", "SwitchCurves", "learning_curves", "plot_switch", "write_switch"]
 
@@ -104,11 +105,10 @@ def learning_curves(
     """
     if agent not in SWITCHES:
         raise ValueError(f"no learning switch for {agent!r}; known: {', '.join(SWITCHES)}")
-    if matches < 2 or block < 1 or hands < block or hands % block:
-        raise ValueError(
-            f"need matches >= 2 and hands a multiple of block, got matches={matches}, "
-            f"hands={hands}, block={block}"
-        )
+    whole_number("matches", matches, minimum=2)
+    whole_number("block", block, minimum=1)
+    if whole_number("hands", hands, minimum=block) % block:
+        raise ValueError(f"hands must be a multiple of block, got hands={hands}, block={block}")
     make_agent(opponent)  # fails early, listing the registered names
     per_block: dict[bool, list[np.ndarray]] = {True: [], False: []}
     with tqdm(total=2 * matches, unit="match", file=sys.stderr, disable=not progress) as bar:
