@@ -1,20 +1,22 @@
-"""How a parameter set is scored: duplicate heads-up matches on common, seeded deal blocks.
+"""How a parameter point is scored: duplicate heads-up matches on common, seeded deal blocks.
 
-A candidate ``BPPParams`` plays BPP (mixed strategy) heads-up against each opponent of the
-protocol on the same blocks of deals. Block ``b`` of seed namespace ``ns`` uses the deals of
-``envs.match.deal_deck(block_seed(seed, ns, b), d)``: every candidate sees the same cards
-(common random numbers), and each deal is played twice with the seats swapped (duplicate),
-so card luck cancels within a deal and between candidates. The agents' own generators are
-seeded from the block too, so a block's result is a pure function of (parameters, block).
+A candidate point plays its agent (built by the study's spec, ``tuning.studies``) heads-up
+against each opponent of the protocol on the same blocks of deals. Block ``b`` of seed
+namespace ``ns`` uses the deals of ``envs.match.deal_deck(block_seed(seed, ns, b), d)``: every
+candidate sees the same cards (common random numbers), and each deal is played twice with the
+seats swapped (duplicate), so card luck cancels within a deal and between candidates. The
+agents' own generators are seeded from the block too, so a block's result is a pure function
+of (parameters, block).
 
-One observation is a deal: BPP's chips over its two seatings, in small bets per hand, averaged
-over the opponents (each opponent weighs the same). Namespaces keep the tuning deals, the
-re-evaluation deals and the confirmation deals apart, so that the reported figures are not
-fitted to the deals the sampler saw.
+One observation is a deal: the candidate's chips over its two seatings, in small bets per
+hand, averaged over the opponents (each opponent weighs the same). Namespaces keep the tuning
+deals, the re-evaluation deals and the confirmation deals apart, so that the reported figures
+are not fitted to the deals the sampler saw.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from enum import IntEnum
 from typing import Any
@@ -22,11 +24,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from agents.bpp import BPPAgent, BPPParams
 from envs.match import play_match
 from envs.registry import available_agents, make_agent
 from envs.rules import Rules
 from envs.validation import whole_number
+from tuning.studies.spec import StudySpec
 
 
 class Namespace(IntEnum):
@@ -45,7 +47,8 @@ class MatchProtocol:
     are not comparable."""
 
     opponents: tuple[str, ...] = ("bpp-curves",)
-    """Registry names BPP plays heads-up against (Carlton tuned against the curve BPP)."""
+    """Registry names the candidate plays heads-up against, each weighing the same (the
+    default: the curve BPP, which Carlton tuned BPP against)."""
     deals_per_block: int = 250
     """Duplicate deals per block; a deal is two hands."""
     blocks: int = 40
@@ -86,7 +89,7 @@ class MatchProtocol:
 
     @property
     def hands_per_block(self) -> int:
-        """Hands BPP plays in one block: two per deal per opponent."""
+        """Hands the candidate plays in one block: two per deal per opponent."""
         return 2 * self.deals_per_block * len(self.opponents)
 
     def to_dict(self) -> dict[str, Any]:
@@ -108,14 +111,19 @@ def block_seed(seed: int, namespace: Namespace, block: int) -> int:
 
 
 def play_block(
-    params: BPPParams, protocol: MatchProtocol, namespace: Namespace, block: int
+    spec: StudySpec,
+    values: Mapping[str, float],
+    protocol: MatchProtocol,
+    namespace: Namespace,
+    block: int,
 ) -> npt.NDArray[np.float64]:
-    """BPP's result per deal of one block, in small bets per hand (see the module docstring)."""
+    """The result per deal of one block of the agent of ``spec`` with the parameters
+    ``values``, in small bets per hand (see the module docstring)."""
     seed = block_seed(protocol.seed, namespace, block)
     per_opponent = []
     for opponent in protocol.opponents:
         result = play_match(
-            [BPPAgent(params), make_agent(opponent)],
+            [spec.agent_for(values), make_agent(opponent)],
             hands=2 * protocol.deals_per_block,
             seed=seed,
             rules=protocol.rules,

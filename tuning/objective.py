@@ -1,4 +1,4 @@
-"""The Optuna objective: BPP's winnings with the trial's parameters, block by block.
+"""The Optuna objective: the agent's winnings with the trial's parameters, block by block.
 
 Every trial plays the same blocks of deals (common random numbers, ``tuning.evaluation``), in
 an order shuffled per trial, and reports each block's mean to Optuna with the block id as the
@@ -18,7 +18,7 @@ import numpy as np
 import optuna
 
 from tuning.evaluation import MatchProtocol, Namespace, play_block
-from tuning.space import SearchSpace
+from tuning.studies import StudySpec
 
 
 class PrunerName(StrEnum):
@@ -46,16 +46,16 @@ def make_pruner(name: PrunerName | str) -> optuna.pruners.BasePruner:
         return optuna.pruners.WilcoxonPruner(p_threshold=0.1, n_startup_steps=5)
 
 
-def make_objective(space: SearchSpace, protocol: MatchProtocol) -> Callable[[optuna.Trial], float]:
-    """The objective of a study with this space and protocol (deterministic for its seeds)."""
+def make_objective(spec: StudySpec, protocol: MatchProtocol) -> Callable[[optuna.Trial], float]:
+    """The objective of a study of ``spec`` under ``protocol`` (deterministic for its seeds)."""
 
     def objective(trial: optuna.Trial) -> float:
-        params = space.to_params(space.suggest(trial))
+        values = spec.suggest(trial)
         order = np.random.default_rng([protocol.seed, trial.number]).permutation(protocol.blocks)
         means: list[float] = []
         start = time.process_time()
         for block in order:
-            mean = float(play_block(params, protocol, Namespace.TUNE, int(block)).mean())
+            mean = float(play_block(spec, values, protocol, Namespace.TUNE, int(block)).mean())
             means.append(mean)
             trial.report(mean, int(block))
             if trial.should_prune():

@@ -1,8 +1,8 @@
-"""Figures of a study, drawn from the stored study alone (no tuning logic here).
+"""Figures of any study, drawn from the stored study alone (no tuning logic here).
 
-* ``curves.png``: the learned betting curves per round, Carlton's figures 8 and 9: the fold
-  probability against (EW(pass) - EW(fold)) / B and the pass/call probability (when not
-  folding) against (EW(bet) - EW(pass)) / B, the BPP defaults dashed beside the tuned values.
+The figure of the tuned parameters is the spec's (``tuning.studies``: BPP's betting curves,
+Loki's thresholds); these are the others:
+
 * ``history.png``: Optuna's optimisation history (observed values are noisy).
 * ``importances.png``: parameter importances (Optuna's default PED-ANOVA; noise shows too).
 * ``confirmation.png``: the re-evaluated candidates and the confirmation match, with 95% CIs.
@@ -24,39 +24,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import optuna
 
-from agents.bpp import BPPParams, fold_probability, pass_probability
-
 logger = logging.getLogger(__name__)
-
-ROUND_TITLES = ("pre-flop", "flop", "turn", "river")
-
-
-CURVES = (
-    (fold_probability, "fp", "P(fold)", "(EW(pass) - EW(fold)) / B"),
-    (pass_probability, "cp", "P(pass/call | not folding)", "(EW(bet) - EW(pass)) / B"),
-)
-
-
-def plot_curves(defaults: BPPParams, tuned: BPPParams, path: Path) -> None:
-    """The fold and call curves of every round, defaults against tuned."""
-    x = np.linspace(-4.0, 4.0, 401)
-    fig, axes = plt.subplots(2, 4, figsize=(13, 6), sharey=True)
-    for row, (curve, attr, ylabel, xlabel) in enumerate(CURVES):
-        for r, title in enumerate(ROUND_TITLES):
-            ax = axes[row, r]
-            for params, style, name in ((defaults, "--", "defaults"), (tuned, "-", "tuned")):
-                steepness = getattr(params, attr)[r]
-                ax.plot(x, curve(x, steepness), style, label=f"{name} {attr}={steepness:.3g}")
-            ax.axhline(0.5, color="grey", linewidth=0.5)
-            ax.axvline(0.0, color="grey", linewidth=0.5)
-            ax.set_title(f"{title}: {'fold' if row == 0 else 'call'} curve")
-            ax.set_xlabel(xlabel)
-            ax.legend(fontsize=7, loc="upper right")
-        axes[row, 0].set_ylabel(ylabel)
-    fig.suptitle("BPP mixed-strategy betting curves (Carlton 2000, figures 8 and 9)")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
 
 
 def plot_history(study: optuna.Study, path: Path) -> None:

@@ -1,8 +1,9 @@
 """Beating the winner's curse: re-evaluate the top trials on fresh deals, then confirm.
 
 ``study.best_value`` is the maximum of noisy observations and overstates the true value of its
-parameters (by 2-3 trial standard errors in tuning.md's experiment). So the top ``k`` fully
-evaluated trials and the BPP defaults are played again on re-evaluation deals (another seed
+parameters (by about two trial standard errors in the default study, ``results/tuning.md``). So
+the top ``k`` fully evaluated trials and the agent's defaults are played again on re-evaluation
+deals (another seed
 namespace, more blocks, the same deals for every candidate), the best re-evaluated mean wins,
 and a third, independent confirmation match on confirmation deals compares the winner with the
 defaults. Differences are paired by block (same deals), so their confidence intervals are far
@@ -24,10 +25,9 @@ import optuna
 from optuna.trial import TrialState
 from tqdm import tqdm
 
-from agents.bpp import BPPParams
 from envs.stats import mean_estimate
 from tuning.evaluation import MatchProtocol, Namespace, play_block
-from tuning.space import SearchSpace
+from tuning.studies import StudySpec
 
 DEFAULTS = "defaults"
 
@@ -59,9 +59,9 @@ class Estimate:
         return {**asdict(self), "ci": list(self.ci), "diff_ci": list(self.diff_ci)}
 
 
-def top_candidates(study: optuna.Study, space: SearchSpace, k: int) -> list[Candidate]:
+def top_candidates(study: optuna.Study, spec: StudySpec, k: int) -> list[Candidate]:
     """The defaults, then the ``k`` best fully evaluated trials with distinct parameters."""
-    defaults = space.from_params(BPPParams())
+    defaults = dict(spec.defaults)
     chosen = [Candidate(DEFAULTS, None, defaults)]
     seen = {tuple(sorted(defaults.items()))}
     trials = [
@@ -82,7 +82,7 @@ def top_candidates(study: optuna.Study, space: SearchSpace, k: int) -> list[Cand
 
 def evaluate_candidates(
     candidates: Sequence[Candidate],
-    space: SearchSpace,
+    spec: StudySpec,
     protocol: MatchProtocol,
     namespace: Namespace,
     blocks: int,
@@ -92,8 +92,8 @@ def evaluate_candidates(
 ) -> list[Estimate]:
     """Every candidate on the same ``blocks`` blocks of ``namespace``; the first candidate is
     the reference of the paired differences (the defaults)."""
-    tasks = [(space.to_params(c.values), b) for c in candidates for b in range(blocks)]
-    means = np.array(block_means(tasks, protocol, namespace, workers, progress)).reshape(
+    tasks = [(c.values, b) for c in candidates for b in range(blocks)]
+    means = np.array(block_means(spec, tasks, protocol, namespace, workers, progress)).reshape(
         len(candidates), blocks
     )
     hands = protocol.hands_per_block * blocks
@@ -120,26 +120,27 @@ def _interval(ci: tuple[float, float] | None, mean: float) -> tuple[float, float
 
 
 def block_means(
-    tasks: list[tuple[BPPParams, int]],
+    spec: StudySpec,
+    tasks: list[tuple[dict[str, float], int]],
     protocol: MatchProtocol,
     namespace: Namespace,
     workers: int,
     progress: bool,
 ) -> list[float]:
-    """The block mean of every (parameters, block) task, in order, on ``workers`` processes."""
+    """The block mean of every (point, block) task, in order, on ``workers`` processes."""
     bar = tqdm(total=len(tasks), unit="block", file=sys.stderr, disable=not progress)
     with bar:
         if workers == 1:
             results = []
-            for params, block in tasks:
-                results.append(_block_mean(params, protocol, namespace, block))
+            for values, block in tasks:
+                results.append(_block_mean(spec, values, protocol, namespace, block))
                 bar.update()
             return results
         context = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
             futures = [
-                pool.submit(_block_mean, params, protocol, namespace, block)
-                for params, block in tasks
+                pool.submit(_block_mean, spec, values, protocol, namespace, block)
+                for values, block in tasks
             ]
             out = []
             for future in futures:
@@ -149,7 +150,11 @@ def block_means(
 
 
 def _block_mean(
-    params: BPPParams, protocol: MatchProtocol, namespace: Namespace, block: int
+    spec: StudySpec,
+    values: dict[str, float],
+    protocol: MatchProtocol,
+    namespace: Namespace,
+    block: int,
 ) -> float:
-    values: npt.NDArray[np.float64] = play_block(params, protocol, namespace, block)
-    return float(values.mean())
+    result: npt.NDArray[np.float64] = play_block(spec, values, protocol, namespace, block)
+    return float(result.mean())

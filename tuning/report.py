@@ -1,14 +1,15 @@
 """After the trials: re-evaluation, confirmation, and the files a study leaves in results/.
 
-``finish_study`` re-evaluates the top trials, confirms the winner against the BPP defaults and
-stores both as study attributes, so that ``write_outputs`` can regenerate every file from the
+``finish_study`` re-evaluates the top trials, confirms the winner against the agent's defaults
+and stores both as study attributes, so that ``write_outputs`` can regenerate every file from the
 stored study alone:
 
     results/<study>/best_params.json   tuned and default parameters, confirmation figures
     results/<study>/trials.csv         every trial: state, value, parameters, hands, SE, worker
     results/<study>/reevaluation.csv   the candidates on the re-evaluation deals
     results/<study>/summary.md         protocol, noise, throughput, re-evaluation, confirmation
-    results/<study>/plots/*.png        curves, history, importances, confirmation
+    results/<study>/plots/*.png        the spec's figure (BPP: curves.png), history,
+                                       importances, confirmation
 """
 
 from __future__ import annotations
@@ -22,12 +23,11 @@ from typing import Any
 import optuna
 from optuna.trial import TrialState
 
-from agents.bpp import BPPParams
 from envs.validation import whole_number
 from tuning.evaluation import MatchProtocol, Namespace
-from tuning.plots import plot_confirmation, plot_curves, plot_history, plot_importances
+from tuning.plots import plot_confirmation, plot_history, plot_importances
 from tuning.reevaluate import DEFAULTS, Candidate, evaluate_candidates, top_candidates
-from tuning.space import SearchSpace
+from tuning.studies import StudySpec, spec_from_attrs
 from tuning.summary import summary_markdown
 
 logger = logging.getLogger(__name__)
@@ -35,7 +35,7 @@ logger = logging.getLogger(__name__)
 
 def finish_study(
     study: optuna.Study,
-    space: SearchSpace,
+    spec: StudySpec,
     protocol: MatchProtocol,
     *,
     top_k: int,
@@ -51,10 +51,10 @@ def finish_study(
         ("confirmation_blocks", confirmation_blocks),
     ):
         whole_number(name, value, minimum=1, what="a positive integer")
-    candidates = top_candidates(study, space, top_k)
+    candidates = top_candidates(study, spec, top_k)
     reevaluation = evaluate_candidates(
         candidates,
-        space,
+        spec,
         protocol,
         Namespace.REEVALUATE,
         reevaluation_blocks,
@@ -67,7 +67,7 @@ def finish_study(
     if winner.label != DEFAULTS:
         pair = evaluate_candidates(
             [candidates[0], winner],
-            space,
+            spec,
             protocol,
             Namespace.CONFIRM,
             confirmation_blocks,
@@ -105,41 +105,35 @@ def write_outputs(study: optuna.Study, directory: Path) -> list[Path]:
         raise ValueError(
             f"study {study.study_name!r} has no re-evaluation yet: finish it with holdem-lab tune"
         )
-    space_data = attrs["space"]
-    space = SearchSpace(
-        per_round_alpha=space_data["per_round_alpha"],
-        ranges={name: (lo, hi) for name, lo, hi, _ in space_data["params"]},
-    )
-    defaults = BPPParams()
+    spec = spec_from_attrs(attrs)
     winner = Candidate(
         attrs["winner"]["label"], attrs["winner"]["trial"], attrs["winner"]["values"]
     )
-    tuned = space.to_params(winner.values)
     plots = directory / "plots"
     plots.mkdir(parents=True, exist_ok=True)
     written = [
-        _write_json(directory / "best_params.json", _best_params(attrs, winner, defaults, tuned)),
-        _write_trials(directory / "trials.csv", study, space),
+        _write_json(directory / "best_params.json", _best_params(attrs, winner, spec)),
+        _write_trials(directory / "trials.csv", study, spec),
         _write_reevaluation(directory / "reevaluation.csv", attrs["reevaluation"]),
     ]
-    plot_curves(defaults, tuned, plots / "curves.png")
+    if spec.figure is not None:
+        spec.figure(spec.defaults, winner.values, plots / spec.figure_name)
+        written.append(plots / spec.figure_name)
     plot_history(study, plots / "history.png")
     plot_confirmation(attrs["reevaluation"], attrs["confirmation"], plots / "confirmation.png")
-    written += [plots / "curves.png", plots / "history.png", plots / "confirmation.png"]
+    written += [plots / "history.png", plots / "confirmation.png"]
     if plot_importances(study, plots / "importances.png"):
         written.append(plots / "importances.png")
     summary = directory / "summary.md"
-    summary.write_text(summary_markdown(study, defaults, tuned, [p.name for p in written]))
+    summary.write_text(summary_markdown(study, spec, winner.values, [p.name for p in written]))
     return [*written, summary]
 
 
-def _best_params(
-    attrs: dict[str, Any], winner: Candidate, defaults: BPPParams, tuned: BPPParams
-) -> dict[str, Any]:
+def _best_params(attrs: dict[str, Any], winner: Candidate, spec: StudySpec) -> dict[str, Any]:
     return {
-        "tuned": tuned.to_dict(),
+        "tuned": spec.settings(winner.values),
         "tuned_source": winner.label,
-        "defaults": defaults.to_dict(),
+        "defaults": spec.settings(spec.defaults),
         "confirmation": attrs["confirmation"],
         "unit": "small bets per hand",
     }
@@ -163,8 +157,8 @@ TRIAL_ATTRS = (
 """The trial attributes written to ``trials.csv`` (set by the objective and the study)."""
 
 
-def _write_trials(path: Path, study: optuna.Study, space: SearchSpace) -> Path:
-    columns = ["number", "state", "value", *space.names, *TRIAL_ATTRS, "started", "completed"]
+def _write_trials(path: Path, study: optuna.Study, spec: StudySpec) -> Path:
+    columns = ["number", "state", "value", *spec.names, *TRIAL_ATTRS, "started", "completed"]
     with path.open("w", newline="") as handle:
         writer = csv.writer(handle)
         writer.writerow(columns)
@@ -174,7 +168,7 @@ def _write_trials(path: Path, study: optuna.Study, space: SearchSpace) -> Path:
                     t.number,
                     t.state.name,
                     t.value,
-                    *(t.params.get(name) for name in space.names),
+                    *(t.params.get(name) for name in spec.names),
                     *(t.user_attrs.get(key) for key in TRIAL_ATTRS),
                     t.datetime_start.isoformat() if t.datetime_start else None,
                     t.datetime_complete.isoformat() if t.datetime_complete else None,

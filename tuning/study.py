@@ -1,10 +1,11 @@
 """Creating, resuming and running a tuning study with one or more worker processes.
 
-A study stores its protocol, search space and sampler settings as study attributes when it is
-created; resuming it (same name, same storage) checks that they have not changed, because
-values measured under another protocol are not comparable. The BPP defaults are queued as the
-first trial. Workers (``run_worker``) each use their own sampler seed (``seed + worker_id``)
-and stop when the study's total is reached (see ``tuning.storage`` for the budget lock).
+A study stores its agent, protocol, search space and sampler settings as study attributes
+when it is created; resuming it (same name, same storage) checks that they have not changed,
+because values measured under another protocol are not comparable. The agent's defaults (its
+spec's, ``tuning.studies``) are queued as the first trial. Workers (``run_worker``) each use
+their own sampler seed (``seed + worker_id``) and stop when the study's total is reached (see
+``tuning.storage`` for the budget lock).
 """
 
 from __future__ import annotations
@@ -23,13 +24,12 @@ from typing import Any
 import optuna
 from optuna.trial import FrozenTrial, TrialState
 
-from agents.bpp import BPPParams
 from envs.validation import whole_number
 from tuning.evaluation import MatchProtocol
 from tuning.objective import PrunerName, make_objective, make_pruner
 from tuning.samplers import SamplerName, make_sampler
-from tuning.space import SearchSpace
 from tuning.storage import COUNTED, budget_lock, open_storage, requeue_orphans, worker_tag
+from tuning.studies import DEFAULT_AGENT, StudySpec, default_spec, spec_from_attrs
 
 logger = logging.getLogger(__name__)
 
@@ -49,7 +49,8 @@ class StudySettings:
     seed: int = 0
     """Sampler seed of worker 0; worker ``k`` uses ``seed + k``."""
     protocol: MatchProtocol = field(default_factory=MatchProtocol)
-    space: SearchSpace = field(default_factory=SearchSpace)
+    spec: StudySpec = field(default_factory=default_spec)
+    """What the study tunes (the agent, its parameters and their ranges)."""
     heartbeat_interval: int = 60
     grace_period: int = 180
 
@@ -133,7 +134,9 @@ def prepare_study(
             study.set_user_attr(key, value)
         study.set_user_attr("environment", _environment())
     else:
-        changed = [key for key, value in expected.items() if stored.get(key) != value]
+        changed = [
+            key for key, value in expected.items() if stored.get(key, LEGACY.get(key)) != value
+        ]
         if changed:
             raise ValueError(
                 f"study {settings.study_name!r} exists with other {', '.join(changed)} "
@@ -141,20 +144,29 @@ def prepare_study(
                 "settings, or start a new study name"
             )
     study.set_user_attr("trials", settings.trials)  # the requested total; workers read it
-    defaults = settings.space.from_params(BPPParams())
-    outside = settings.space.outside(defaults)
+    defaults = dict(settings.spec.defaults)
+    outside = settings.spec.outside(defaults)
     if outside:
-        logger.warning("BPP defaults lie outside the searched ranges of %s: not queued", outside)
+        logger.warning(
+            "the %s defaults lie outside the searched ranges of %s: not queued",
+            settings.spec.agent,
+            outside,
+        )
     else:
         study.enqueue_trial(defaults, user_attrs={"source": "defaults"}, skip_if_exists=True)
     requeue_orphans(study)
     return study
 
 
+LEGACY = {"agent": DEFAULT_AGENT}
+"""Attributes of studies stored before they existed: what those studies were."""
+
+
 def _study_attrs(settings: StudySettings) -> dict[str, Any]:
     return {
+        "agent": settings.spec.agent,
         "protocol": settings.protocol.to_dict(),
-        "space": settings.space.describe(),
+        "space": settings.spec.describe(),
         "sampler": str(settings.sampler),
         "pruner": str(settings.pruner),
         "seed": settings.seed,
@@ -182,16 +194,12 @@ def settings_from_study(study_name: str, storage: str) -> StudySettings:
         ) from None
     if "protocol" not in attrs:
         raise ValueError(f"study {study_name!r} was not created by holdem-lab tune")
-    space = attrs["space"]
     return StudySettings(
         study_name=study_name,
         trials=attrs["trials"],
         storage=storage,
         protocol=MatchProtocol.from_dict(attrs["protocol"]),
-        space=SearchSpace(
-            per_round_alpha=space["per_round_alpha"],
-            ranges={name: (low, high) for name, low, high, _ in space["params"]},
-        ),
+        spec=spec_from_attrs(attrs),
         sampler=SamplerName(attrs["sampler"]),
         pruner=PrunerName(attrs["pruner"]),
         seed=attrs["seed"],
@@ -215,7 +223,7 @@ def run_worker(
         sampler=make_sampler(settings.sampler, settings.seed + worker_id),
         pruner=make_pruner(settings.pruner),
     )
-    objective = make_objective(settings.space, settings.protocol)
+    objective = make_objective(settings.spec, settings.protocol)
     ran = 0
 
     def count(study: optuna.Study, trial: FrozenTrial) -> None:

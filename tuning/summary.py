@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import statistics
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import optuna
 from optuna.trial import TrialState
 
-from agents.bpp import BPPParams
 from tuning.evaluation import Namespace
+from tuning.studies import StudySpec
 
 
 def noise_and_throughput(study: optuna.Study) -> tuple[float | None, float | None]:
@@ -23,9 +23,9 @@ def noise_and_throughput(study: optuna.Study) -> tuple[float | None, float | Non
 
 
 def summary_markdown(
-    study: optuna.Study, defaults: BPPParams, tuned: BPPParams, files: list[str]
+    study: optuna.Study, spec: StudySpec, tuned: Mapping[str, float], files: list[str]
 ) -> str:
-    """The ``summary.md`` of a finished study."""
+    """The ``summary.md`` of a finished study of ``spec`` whose winner is ``tuned``."""
     attrs = study.user_attrs
     protocol = attrs["protocol"]
     trials = study.get_trials(deepcopy=False)
@@ -39,7 +39,7 @@ def summary_markdown(
     lines = [
         f"# Tuning study `{study.study_name}`",
         "",
-        "BPP (mixed strategy) with the trial's parameters against "
+        f"{spec.title} with the trial's parameters against "
         f"{', '.join(f'`{o}`' for o in protocol['opponents'])}, heads-up, duplicate deals "
         "(each deal played twice with the seats swapped), the same deal blocks for every trial "
         "(common random numbers). Unit: small bets per hand (sb/hand); 95% t intervals over "
@@ -103,8 +103,9 @@ def summary_markdown(
             f"{format_ci(confirmation['diff_ci'])} (paired): {verdict}",
         ]
     lines += ["", "## Parameters", "", "| parameter | defaults | tuned |", "|---|---:|---:|"]
-    for key, value in tuned.to_dict().items():
-        lines.append(f"| {key} | {_value(defaults.to_dict()[key])} | {_value(value)} |")
+    defaults = spec.settings(spec.defaults)
+    for key, value in spec.settings(tuned).items():
+        lines.append(f"| {key} | {_value(defaults[key])} | {_value(value)} |")
     lines += ["", "## Files", "", *(f"- `{name}`" for name in files), ""]
     lines.append(
         "Regenerate the files from the stored study: "

@@ -3,6 +3,7 @@
     holdem-lab agents                                  # the registered agent names
     holdem-lab match rule call --hands 4000 --seed 1   # a duplicate match, as a table
     holdem-lab tune --study demo --trials 40           # an Optuna study of BPP's parameters
+    holdem-lab tune --agent loki --study loki-demo     # ... or of Loki's
     holdem-lab worker --study big --storage postgresql://...   # join a study from any machine
     holdem-lab plot --study demo                       # redraw a study's files
     holdem-lab compare-samplers                        # samplers at equal budgets

@@ -3,9 +3,9 @@
     holdem-lab tune --study big --storage postgresql://u:pw@db-host/optuna --trials 400
     holdem-lab worker --study big --storage postgresql://u:pw@db-host/optuna   # on any machine
 
-The worker reads the study's protocol, search space, sampler and total from the storage and
-runs trials until the total is reached (shared with every other worker). Its sampler seed is
-the study's seed plus ``--worker-id`` (default: derived from host name and process id, so that
+The worker reads the study's agent, protocol, search space, sampler and total from the
+storage and runs trials until the total is reached (shared with every other worker). Its
+sampler seed is the study's seed plus ``--worker-id`` (default: derived from host name and process id, so that
 workers never share a seed). With an RDB storage a heartbeat is recorded every
 ``--heartbeat`` seconds: if this worker dies, its trial is failed and queued again for another
 worker. Re-run ``holdem-lab tune`` with the same study and storage afterwards to re-evaluate,
