@@ -40,7 +40,8 @@ def run_trials(
     Worker ``k`` of this call has the id ``worker_id + k`` (its sampler seed offset).
     """
     whole_number("workers", workers, minimum=1, what="a positive integer")
-    storage = storage if storage is not None else settings.open()
+    if storage is None:  # the one place where a storage is opened for the caller
+        storage = settings.open()
     if workers > 1 and not is_shared(storage):
         raise ValueError("several workers need a shared storage (the default journal file)")
     optuna.logging.set_verbosity(optuna.logging.WARNING)  # the progress bar says it all
@@ -60,7 +61,7 @@ def run_trials(
             def tick(done: optuna.Study, trial: FrozenTrial) -> None:
                 _show(bar, done, start, hands0)
 
-            run_worker(settings, worker_id, storage=storage, callbacks=[tick])
+            run_worker(settings, worker_id, storage, callbacks=[tick])
         else:
             _run_processes(settings, workers, worker_id, study, bar, start, hands0)
         _show(bar, study, start, hands0)
@@ -102,7 +103,7 @@ def _run_processes(
 def _worker_main(settings: StudySettings, worker_id: int) -> None:
     logging.basicConfig(level=logging.WARNING, format="%(processName)s: %(message)s")
     optuna.logging.set_verbosity(optuna.logging.WARNING)
-    run_worker(settings, worker_id)
+    run_worker(settings, worker_id, settings.open())
 
 
 def _hands_done(study: optuna.Study) -> int:

@@ -21,26 +21,28 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
 import logging
 import os
 import socket
 import threading
-import warnings
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import optuna
-from optuna.storages import (
-    BaseStorage,
-    InMemoryStorage,
-    JournalStorage,
-    RDBStorage,
-    RetryHeartbeatStaleTrialCallback,
-)
-from optuna.storages._cached_storage import _CachedStorage  # Study's wrapper of RDB storages
+from optuna.storages import BaseStorage, InMemoryStorage, JournalStorage, RDBStorage
 from optuna.storages.journal import JournalFileBackend
-from optuna.trial import TrialState
+from optuna.trial import FrozenTrial, TrialState
+
+from tuning.optuna_compat import (
+    journal_file,
+    rdb_storage,
+    retry_callback,
+    storage_of,
+    trial_id,
+    unwrap_storage,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -55,15 +57,14 @@ def journal_path(results_dir: Path, study_name: str) -> Path:
     return results_dir / study_name / "study.log"
 
 
-def _retry_callback() -> RetryHeartbeatStaleTrialCallback:
-    with warnings.catch_warnings():  # "experimental" since Optuna 2.8
-        warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
-        return RetryHeartbeatStaleTrialCallback(max_retry=MAX_RETRY)
-
-
 MAX_RETRY = 3
 """Attempts of a trial whose worker died, before it is given up (then it stays failed)."""
-RETRY = _retry_callback()
+
+
+@functools.cache
+def _retry() -> Callable[[optuna.Study, FrozenTrial], None]:
+    """The one callback that queues a dead worker's trial again (heartbeat and journal)."""
+    return retry_callback(MAX_RETRY)
 
 
 def open_storage(
@@ -88,14 +89,12 @@ def open_storage(
             "sqlite:///PATH, 'memory', or no --storage for the journal file in results/"
         )
     try:
-        with warnings.catch_warnings():  # the heartbeat is "experimental" since Optuna 2.9
-            warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
-            return RDBStorage(
-                url,
-                heartbeat_interval=heartbeat_interval,
-                grace_period=grace_period,
-                heartbeat_stale_trial_callback=RETRY,
-            )
+        return rdb_storage(
+            url,
+            heartbeat_interval=heartbeat_interval,
+            grace_period=grace_period,
+            stale_trial_callback=_retry(),
+        )
     except ImportError:
         raise ValueError(
             f"no database driver for {scheme}: install it with pip install 'holdem-lab[postgres]'"
@@ -123,31 +122,25 @@ def _first_line(error: BaseException) -> str:
 
 def is_shared(storage: BaseStorage) -> bool:
     """Whether other processes can reach ``storage`` (everything but in-memory)."""
-    return not isinstance(_unwrap(storage), InMemoryStorage)
+    return not isinstance(unwrap_storage(storage), InMemoryStorage)
 
 
 _THREAD_LOCK = threading.Lock()
 
 
-def _unwrap(storage: BaseStorage) -> BaseStorage:
-    """The storage behind the cache ``optuna.Study`` wraps an RDB storage in."""
-    return storage._backend if isinstance(storage, _CachedStorage) else storage
-
-
 @contextlib.contextmanager
 def budget_lock(storage: BaseStorage, study_name: str) -> Iterator[None]:
     """Hold the lock that serialises "count the trials, then ask for one" across workers."""
-    storage = _unwrap(storage)
+    storage = unwrap_storage(storage)
     if isinstance(storage, InMemoryStorage):
         with _THREAD_LOCK:
             yield
         return
     if isinstance(storage, JournalStorage):
-        backend = storage._backend  # the journal file; Optuna has no public accessor
-        path = getattr(backend, "_file_path", None)
+        path = journal_file(storage)
         if path is None:
             raise ValueError("only journal files are supported as journal storages")
-        with _file_lock(Path(path + ".budget.lock")):
+        with _file_lock(path.with_name(path.name + ".budget.lock")):
             yield
         return
     if isinstance(storage, RDBStorage):
@@ -194,7 +187,7 @@ def _file_lock(path: Path) -> Iterator[None]:
 
 def has_heartbeat(storage: BaseStorage) -> bool:
     """Whether ``storage`` records heartbeats (an RDB storage opened by ``open_storage``)."""
-    storage = _unwrap(storage)
+    storage = unwrap_storage(storage)
     return isinstance(storage, RDBStorage) and storage.get_heartbeat_interval() is not None
 
 
@@ -212,11 +205,12 @@ def requeue_orphans(study: optuna.Study) -> list[int]:
     ``RetryHeartbeatStaleTrialCallback`` writes them), so that nothing is lost and the failed
     attempt does not count. Returns the numbers of the trials failed.
     """
-    if has_heartbeat(study._storage):
+    storage = storage_of(study)
+    if has_heartbeat(storage):
         return []  # the heartbeat finds dead workers on every host
     host = socket.gethostname()
     failed = []
-    with budget_lock(study._storage, study.study_name):  # one worker re-queues a trial once
+    with budget_lock(storage, study.study_name):  # one worker re-queues a trial once
         for trial in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)):
             tag = trial.user_attrs.get("worker", "")
             tag_host, _, pid = tag.rpartition(":")
@@ -224,7 +218,7 @@ def requeue_orphans(study: optuna.Study) -> list[int]:
                 continue
             study.tell(trial.number, state=TrialState.FAIL)
             # Queue the retry exactly as the RDB heartbeat does, so that both paths read alike.
-            RETRY(study, study._storage.get_trial(trial._trial_id))
+            _retry()(study, storage.get_trial(trial_id(trial)))
             failed.append(trial.number)
             logger.warning("trial %d lost its worker %s: failed and re-queued", trial.number, tag)
     return failed

@@ -15,7 +15,7 @@ import logging
 import platform
 import sys
 import time
-import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib.metadata import version
 from pathlib import Path
@@ -26,8 +26,9 @@ from optuna.trial import FrozenTrial, TrialState
 
 from envs.validation import whole_number
 from tuning.evaluation import MatchProtocol
-from tuning.objective import PrunerName, make_objective, make_pruner
-from tuning.samplers import SamplerName, make_sampler
+from tuning.objective import PrunerName, make_objective, make_pruner, pruner_kind
+from tuning.optuna_compat import fail_stale_trials, storage_of, study_with_ask_hook
+from tuning.samplers import SamplerName, make_sampler, sampler_kind
 from tuning.storage import COUNTED, budget_lock, open_storage, requeue_orphans, worker_tag
 from tuning.studies import DEFAULT_AGENT, StudySpec, default_spec, spec_from_attrs
 
@@ -61,11 +62,12 @@ class StudySettings:
         whole_number("seed", self.seed, minimum=0)
         whole_number("heartbeat_interval", self.heartbeat_interval, minimum=1)
         whole_number("grace_period", self.grace_period, minimum=1)
-        SamplerName(self.sampler)
-        PrunerName(self.pruner)
+        # Unknown names and missing dependencies fail here, before anything runs.
+        object.__setattr__(self, "sampler", sampler_kind(self.sampler))
+        object.__setattr__(self, "pruner", pruner_kind(self.pruner))
 
     def open(self) -> optuna.storages.BaseStorage:
-        """The storage of the study."""
+        """The storage of the study (the one place a storage is opened from settings)."""
         return open_storage(
             self.storage,
             results_dir=self.results_dir,
@@ -79,48 +81,42 @@ class BudgetExhausted(Exception):
     """The study has its total of trials done, running or queued."""
 
 
-class BudgetedStudy(optuna.Study):
-    """A study whose ``ask`` refuses to create trials beyond ``total`` (atomically).
+@dataclass(frozen=True)
+class TrialBudget:
+    """Refuses to create trials beyond ``total`` (atomically, across workers); the ask hook
+    of a worker's study (``tuning.optuna_compat.study_with_ask_hook``).
 
-    When the total is reached but other workers still run trials, ``ask`` waits instead of
-    giving up: one of them may die, and its trial must then be retried by a live worker (the
+    When the total is reached but other workers still run trials, it waits instead of giving
+    up: one of them may die, and its trial must then be retried by a live worker (the
     heartbeat of an RDB storage fails stale trials and re-queues them; for a journal file,
     trials of dead local processes are re-queued).
     """
 
-    def __init__(
-        self, *, total: int, sampler_seed: int, poll_seconds: float = 1.0, **kwargs: Any
-    ) -> None:
-        super().__init__(**kwargs)
-        self._total = total
-        self._sampler_seed = sampler_seed
-        self._poll = poll_seconds
+    total: int
+    sampler_seed: int
+    """Recorded on every trial this worker runs."""
+    poll_seconds: float = 1.0
 
-    def ask(self, fixed_distributions: Any = None) -> optuna.Trial:
+    def ask(self, study: optuna.Study, create: Callable[[], optuna.Trial]) -> optuna.Trial:
         """Take a queued trial or create one, unless the total is reached."""
         while True:
-            with budget_lock(self._storage, self.study_name):
-                counted = self.get_trials(deepcopy=False, states=COUNTED)
+            with budget_lock(storage_of(study), study.study_name):
+                counted = study.get_trials(deepcopy=False, states=COUNTED)
                 states = {t.state for t in counted}
-                if TrialState.WAITING in states or len(counted) < self._total:
-                    trial = super().ask(fixed_distributions)
+                if TrialState.WAITING in states or len(counted) < self.total:
+                    trial = create()
                     trial.set_user_attr("worker", worker_tag())
-                    trial.set_user_attr("sampler_seed", self._sampler_seed)
+                    trial.set_user_attr("sampler_seed", self.sampler_seed)
                     return trial
                 if TrialState.RUNNING not in states:
                     raise BudgetExhausted
-            time.sleep(self._poll)
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
-                optuna.storages.fail_stale_trials(self)  # a no-op without a heartbeat
-            requeue_orphans(self)
+            time.sleep(self.poll_seconds)
+            fail_stale_trials(study)  # a no-op without a heartbeat
+            requeue_orphans(study)
 
 
-def prepare_study(
-    settings: StudySettings, storage: optuna.storages.BaseStorage | None = None
-) -> optuna.Study:
+def prepare_study(settings: StudySettings, storage: optuna.storages.BaseStorage) -> optuna.Study:
     """Create the study or check a resumed one; queue the defaults; re-queue lost trials."""
-    storage = storage if storage is not None else settings.open()
     study = optuna.create_study(
         study_name=settings.study_name,
         storage=storage,
@@ -209,15 +205,14 @@ def settings_from_study(study_name: str, storage: str) -> StudySettings:
 def run_worker(
     settings: StudySettings,
     worker_id: int,
+    storage: optuna.storages.BaseStorage,
     *,
-    storage: optuna.storages.BaseStorage | None = None,
     callbacks: list[Any] | None = None,
 ) -> int:
     """Run trials until the study's total is reached; returns how many this worker ran."""
-    storage = storage if storage is not None else settings.open()
-    study = BudgetedStudy(
-        total=settings.trials,
-        sampler_seed=settings.seed + worker_id,
+    budget = TrialBudget(total=settings.trials, sampler_seed=settings.seed + worker_id)
+    study = study_with_ask_hook(
+        budget.ask,
         study_name=settings.study_name,
         storage=storage,
         sampler=make_sampler(settings.sampler, settings.seed + worker_id),

@@ -146,6 +146,7 @@ AGENT_FREE = (
     "evaluation.py",
     "launch.py",
     "objective.py",
+    "optuna_compat.py",
     "plots.py",
     "reevaluate.py",
     "report.py",

@@ -45,7 +45,7 @@ def create(url: str, name: str, trials: int, protocol: MatchProtocol, heartbeat:
         heartbeat_interval=heartbeat,
         grace_period=3 * heartbeat,
     )
-    prepare_study(settings)
+    prepare_study(settings, settings.open())
 
 
 def worker(url: str, name: str, worker_id: int, heartbeat: int = 60) -> subprocess.Popen[str]:

@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     """Run the comparison and write its report."""
     from tuning.compare import run_comparison, write_report
     from tuning.evaluation import MatchProtocol
-    from tuning.samplers import make_sampler
+    from tuning.samplers import sampler_kind
     from tuning.studies import make_spec
 
     parser: argparse.ArgumentParser = args.parser
@@ -67,8 +67,8 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write("".join(f"{path}\n" for path in files))
         return 0
     try:
-        for name in args.samplers:
-            make_sampler(name, 0)
+        for name in args.samplers:  # before the first study runs
+            sampler_kind(name)
         spec = make_spec(args.agent)
         protocol = MatchProtocol(
             opponents=tuple(args.opponent or spec.default_opponents),

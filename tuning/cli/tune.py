@@ -99,13 +99,12 @@ def run(args: argparse.Namespace) -> int:
     from tuning.evaluation import MatchProtocol
     from tuning.launch import run_trials
     from tuning.report import finish_study, is_finished, write_outputs
-    from tuning.samplers import SamplerName, make_sampler
+    from tuning.samplers import sampler_kind
     from tuning.studies import make_spec
     from tuning.study import StudySettings
 
     parser: argparse.ArgumentParser = args.parser
     try:
-        make_sampler(args.sampler, 0)  # unknown names and missing dependencies, early
         options = {"per_round_alpha": True} if args.per_round_alpha else {}
         spec = make_spec(args.agent, ranges=parse_ranges(args.range), options=options)
         settings = StudySettings(
@@ -113,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
             trials=args.trials,
             storage=args.storage,
             results_dir=args.results,
-            sampler=SamplerName(args.sampler),
+            sampler=sampler_kind(args.sampler),
             pruner=args.pruner,
             seed=args.sampler_seed,
             protocol=MatchProtocol(

@@ -5,11 +5,11 @@
 
 The worker reads the study's agent, protocol, search space, sampler and total from the
 storage and runs trials until the total is reached (shared with every other worker). Its
-sampler seed is the study's seed plus ``--worker-id`` (default: derived from host name and process id, so that
-workers never share a seed). With an RDB storage a heartbeat is recorded every
-``--heartbeat`` seconds: if this worker dies, its trial is failed and queued again for another
-worker. Re-run ``holdem-lab tune`` with the same study and storage afterwards to re-evaluate,
-confirm and write results/<study>/.
+sampler seed is the study's seed plus ``--worker-id`` (default: derived from host name and
+process id, so that workers never share a seed). With an RDB storage a heartbeat is recorded
+every ``--heartbeat`` seconds: if this worker dies, its trial is failed and queued again for
+another worker. Re-run ``holdem-lab tune`` with the same study and storage afterwards to
+re-evaluate, confirm and write results/<study>/.
 """
 
 from __future__ import annotations
