@@ -8,7 +8,8 @@ Storages (``open_storage``):
 * an RDB URL (``postgresql://...``, ``mysql://...``, ``sqlite:///...``): Optuna's RDB storage
   with a heartbeat, so that a trial whose worker died is marked failed and re-queued with the
   same parameters (``RetryHeartbeatStaleTrialCallback``). PostgreSQL is the way to run workers
-  on several machines.
+  on several machines. Processes that open a fresh database at once create its tables one at
+  a time (a server lock), as concurrent CREATE TABLE fails in PostgreSQL.
 
 Budget. Optuna's ``n_trials`` counts per worker, and its ``MaxTrialsCallback`` checks the count
 after a trial, so concurrent workers overshoot a total. Here a worker asks for a new trial only
@@ -29,6 +30,7 @@ import threading
 import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import optuna
 from optuna.storages import BaseStorage, InMemoryStorage, JournalStorage, RDBStorage
@@ -43,6 +45,9 @@ from tuning.optuna_compat import (
     trial_id,
     unwrap_storage,
 )
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Engine  # imported by Optuna's RDB storage, when used
 
 logger = logging.getLogger(__name__)
 
@@ -89,12 +94,7 @@ def open_storage(
             "sqlite:///PATH, 'memory', or no --storage for the journal file in results/"
         )
     try:
-        return rdb_storage(
-            url,
-            heartbeat_interval=heartbeat_interval,
-            grace_period=grace_period,
-            stale_trial_callback=_retry(),
-        )
+        return _open_rdb(url, heartbeat_interval, grace_period)
     except ImportError:
         raise ValueError(
             f"no database driver for {scheme}: install it with pip install 'holdem-lab[postgres]'"
@@ -103,6 +103,62 @@ def open_storage(
         ) from None
     except Exception as error:  # SQLAlchemy raises many kinds: say what failed, and why
         raise ValueError(f"cannot open the storage {_redact(url)}: {_first_line(error)}") from None
+
+
+SCHEMA_LOCK = "holdem-lab schema"
+"""The server lock under which a process creates Optuna's tables (see ``_open_rdb``)."""
+
+
+def _open_rdb(url: str, heartbeat_interval: int, grace_period: int) -> RDBStorage:
+    """Optuna's RDB storage, its tables created by one process at a time.
+
+    ``RDBStorage`` creates its tables when they are missing; two processes doing so at once on
+    a fresh PostgreSQL database collide in the catalogue (``duplicate key value violates
+    unique constraint "pg_type_typname_nsp_index"``: concurrent CREATE TABLE is not safe
+    there). So the first process to open a server's database creates them under a server
+    lock, and the others find them made. SQLite serialises its writers itself.
+    """
+    import sqlalchemy
+    from sqlalchemy.pool import NullPool
+
+    engine = sqlalchemy.create_engine(url, poolclass=NullPool)
+    try:
+        with _server_lock(engine, SCHEMA_LOCK):
+            return rdb_storage(
+                url,
+                heartbeat_interval=heartbeat_interval,
+                grace_period=grace_period,
+                stale_trial_callback=_retry(),
+            )
+    finally:
+        engine.dispose()
+
+
+@contextlib.contextmanager
+def _server_lock(engine: Engine, name: str) -> Iterator[None]:
+    """Hold the lock ``name`` of a database server, for every process that asks for it (an
+    advisory lock in PostgreSQL, a named lock in MySQL; nothing for SQLite files)."""
+    from sqlalchemy import text
+
+    backend = engine.url.get_backend_name()
+    if backend not in ("postgresql", "mysql"):
+        yield
+        return
+    key = zlib.crc32(name.encode())
+    with engine.connect() as connection:
+        if backend == "postgresql":
+            connection.execute(text("SELECT pg_advisory_lock(:key)"), {"key": key})
+            try:
+                yield
+            finally:
+                connection.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": key})
+        else:
+            lock = f"holdem-lab-{key}"
+            connection.execute(text("SELECT GET_LOCK(:name, -1)"), {"name": lock})
+            try:
+                yield
+            finally:
+                connection.execute(text("SELECT RELEASE_LOCK(:name)"), {"name": lock})
 
 
 def _redact(url: str) -> str:
@@ -153,25 +209,10 @@ def budget_lock(storage: BaseStorage, study_name: str) -> Iterator[None]:
             with _file_lock(Path(database + ".budget.lock")):
                 yield
             return
-        key = zlib.crc32(f"holdem-lab budget {study_name}".encode())
-        with engine.connect() as connection:
-            from sqlalchemy import text
-
-            if backend == "postgresql":
-                connection.execute(text("SELECT pg_advisory_lock(:key)"), {"key": key})
-                try:
-                    yield
-                finally:
-                    connection.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": key})
-                return
-            if backend == "mysql":
-                name = f"holdem-lab-{key}"
-                connection.execute(text("SELECT GET_LOCK(:name, -1)"), {"name": name})
-                try:
-                    yield
-                finally:
-                    connection.execute(text("SELECT RELEASE_LOCK(:name)"), {"name": name})
-                return
+        if backend in ("postgresql", "mysql"):
+            with _server_lock(engine, f"holdem-lab budget {study_name}"):
+                yield
+            return
     raise ValueError(f"no budget lock for the storage {type(storage).__name__}")
 
 

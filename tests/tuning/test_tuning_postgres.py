@@ -77,6 +77,49 @@ def test_three_workers_finish_exactly_the_total_without_duplicates(pg_url: str) 
     assert len({tuple(sorted(t.params.items())) for t in trials}) == 18
 
 
+OPEN_AT = """
+import sys, time
+from pathlib import Path
+import alembic, psycopg, sqlalchemy.orm  # imported beforehand: all open at the same instant
+from tuning.storage import open_storage
+url, start = sys.argv[1], float(sys.argv[2])
+while time.time() < start:
+    pass
+open_storage(url, results_dir=Path("."), study_name="s")
+"""
+
+
+def test_several_processes_open_the_same_fresh_database_at_once(pg_url: str) -> None:
+    """Optuna's tables are created by one of them, not by all at once (make test once failed
+    with 'duplicate key value violates unique constraint "pg_type_typname_nsp_index"')."""
+    import sqlalchemy
+
+    name = unique("fresh").replace("-", "_")
+    admin = sqlalchemy.create_engine(pg_url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(sqlalchemy.text(f"CREATE DATABASE {name}"))
+    url = f"{pg_url.rsplit('/', 1)[0]}/{name}"
+    try:
+        start = time.time() + 3.0  # every process has imported Optuna by then
+        openers = [
+            subprocess.Popen(
+                [sys.executable, "-c", OPEN_AT, url, str(start)],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            for _ in range(6)
+        ]
+        for process in openers:
+            finish(process, timeout=120)
+        settings = StudySettings(study_name="s", trials=1, storage=url)
+        assert prepare_study(settings, settings.open()).study_name == "s"
+    finally:
+        with admin.connect() as connection:
+            connection.execute(sqlalchemy.text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+        admin.dispose()
+
+
 def test_a_worker_killed_mid_trial_has_its_trial_retried(pg_url: str) -> None:
     name = unique("killed")
     heartbeat = 1
