@@ -12,12 +12,14 @@ t intervals over blocks; across seeds, the mean difference with a t interval ove
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from matplotlib.figure import Figure
 from optuna.trial import TrialState
 
 from envs.stats import mean_estimate
@@ -134,13 +136,6 @@ def summarise(data: dict[str, Any]) -> dict[str, Any]:
 
 def write_report(data: dict[str, Any], directory: Path) -> list[Path]:
     """``comparison.json``, ``comparison.md`` and ``holdout.png`` in ``directory``."""
-    import json
-
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     summary = summarise(data)
     agent = data.get("agent", DEFAULT_AGENT)  # comparisons before studies named their agent
     directory.mkdir(parents=True, exist_ok=True)
@@ -192,7 +187,8 @@ def write_report(data: dict[str, Any], directory: Path) -> list[Path]:
     ]
     md_path = directory / "comparison.md"
     md_path.write_text("\n".join(lines) + "\n")
-    fig, ax = plt.subplots(figsize=(9, 4))
+    fig = Figure(figsize=(9, 4))
+    ax = fig.subplots()
     labels = ["defaults", *(f"{r['sampler']}\nseed {r['seed']}" for r in summary["rows"])]
     estimates = [d, *(mean_estimate(np.array(r["holdout"])) for r in summary["rows"])]
     for x, e in enumerate(estimates):
@@ -205,5 +201,4 @@ def write_report(data: dict[str, Any], directory: Path) -> list[Path]:
     fig.tight_layout()
     png = directory / "holdout.png"
     fig.savefig(png, dpi=110)
-    plt.close(fig)
     return [json_path, md_path, png]

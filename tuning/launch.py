@@ -44,7 +44,6 @@ def run_trials(
         storage = settings.open()
     if workers > 1 and not is_shared(storage):
         raise ValueError("several workers need a shared storage (the default journal file)")
-    optuna.logging.set_verbosity(optuna.logging.WARNING)  # the progress bar says it all
     study = prepare_study(settings, storage)
     bar = tqdm(
         total=settings.trials,
@@ -78,8 +77,11 @@ def _run_processes(
     hands0: int,
 ) -> None:
     context = multiprocessing.get_context("spawn")
+    verbosity = optuna.logging.get_verbosity()  # spawned processes start with Optuna's default
     processes = [
-        context.Process(target=_worker_main, args=(settings, k), name=f"tune-worker-{k}")
+        context.Process(
+            target=_worker_main, args=(settings, k, verbosity), name=f"tune-worker-{k}"
+        )
         for k in range(first_id, first_id + workers)
     ]
     for process in processes:
@@ -100,9 +102,10 @@ def _run_processes(
         raise RuntimeError(f"worker processes failed: {failed} (see their messages above)")
 
 
-def _worker_main(settings: StudySettings, worker_id: int) -> None:
+def _worker_main(settings: StudySettings, worker_id: int, optuna_verbosity: int) -> None:
+    """A worker process's entry point: its logging as its parent's, then the trials."""
     logging.basicConfig(level=logging.WARNING, format="%(processName)s: %(message)s")
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    optuna.logging.set_verbosity(optuna_verbosity)
     run_worker(settings, worker_id, settings.open())
 
 

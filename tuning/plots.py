@@ -3,50 +3,70 @@
 The figure of the tuned parameters is the spec's (``tuning.studies``: BPP's betting curves,
 Loki's thresholds); these are the others:
 
-* ``history.png``: Optuna's optimisation history (observed values are noisy).
-* ``importances.png``: parameter importances (Optuna's default PED-ANOVA; noise shows too).
+* ``history.png``: the optimisation history (observed values are noisy);
+* ``importances.png``: parameter importances (Optuna's default evaluator, PED-ANOVA; noise
+  shows too);
 * ``confirmation.png``: the re-evaluated candidates and the confirmation match, with 95% CIs.
+
+Figures are ``matplotlib.figure.Figure`` objects written straight to PNG: no pyplot, no
+backend to select, no global style or state touched.
 """
 
 from __future__ import annotations
 
 import logging
-import warnings
+import math
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import matplotlib
-
-matplotlib.use("Agg")  # files only; never a window
-
-import matplotlib.pyplot as plt
 import numpy as np
 import optuna
+from matplotlib.figure import Figure
+from optuna.trial import TrialState
 
 logger = logging.getLogger(__name__)
 
 
 def plot_history(study: optuna.Study, path: Path) -> None:
-    """Optuna's optimisation history."""
-    # rc_context undoes the global plt.style.use("ggplot") of Optuna's plot functions.
-    with matplotlib.rc_context(), warnings.catch_warnings():
-        warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
-        ax = optuna.visualization.matplotlib.plot_optimization_history(study)
-        ax.set_ylabel("sb/hand (observed, noisy)")
-        _save(ax, path)
+    """Every complete trial's observed value by trial number, and the best so far."""
+    trials = [
+        t
+        for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
+        if t.value is not None and math.isfinite(t.value)
+    ]
+    numbers = [t.number for t in trials]
+    values = np.array([t.value for t in trials], dtype=float)
+    fig = Figure(figsize=(8, 5))
+    ax = fig.subplots()
+    ax.scatter(numbers, values, s=14, label="observed value")
+    if len(values):
+        ax.step(numbers, np.maximum.accumulate(values), where="post", color="C3", label="best")
+    ax.set_xlabel("trial")
+    ax.set_ylabel("sb/hand (observed, noisy)")
+    ax.set_title("Optimisation history")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
 
 
 def plot_importances(study: optuna.Study, path: Path) -> bool:
     """Parameter importances; ``False`` (and no file) when the study has too few trials."""
-    with matplotlib.rc_context(), warnings.catch_warnings():
-        warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
-        try:
-            ax = optuna.visualization.matplotlib.plot_param_importances(study)
-        except (ValueError, RuntimeError) as error:
-            logger.warning("no importance plot: %s", error)
-            return False
-        _save(ax, path)
+    try:
+        importances = optuna.importance.get_param_importances(study)
+    except (ValueError, RuntimeError) as error:
+        logger.warning("no importance plot: %s", error)
+        return False
+    names = list(reversed(importances))  # the most important at the top
+    values = [importances[name] for name in names]
+    fig = Figure(figsize=(8, 5))
+    ax = fig.subplots()
+    bars = ax.barh(names, values)
+    ax.bar_label(bars, [f"{v:.2f}" if v >= 0.01 else "<0.01" for v in values], padding=2)
+    ax.set_xlabel("importance for the observed value")
+    ax.set_title("Parameter importances")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
     return True
 
 
@@ -54,7 +74,8 @@ def plot_confirmation(
     reevaluation: list[Mapping[str, Any]], confirmation: Mapping[str, Any] | None, path: Path
 ) -> None:
     """Re-evaluated means with CIs; the confirmation's paired difference beside them."""
-    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4), gridspec_kw={"width_ratios": [3, 1]})
+    fig = Figure(figsize=(11, 4))
+    left, right = fig.subplots(1, 2, gridspec_kw={"width_ratios": [3, 1]})
     labels = [e["label"] for e in reevaluation]
     means = np.array([e["mean"] for e in reevaluation])
     errors = np.array([[e["mean"] - e["ci"][0], e["ci"][1] - e["mean"]] for e in reevaluation]).T
@@ -75,13 +96,3 @@ def plot_confirmation(
     right.set_ylabel("paired difference, sb/hand (95% CI)")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
-    plt.close(fig)
-
-
-def _save(ax: Any, path: Path) -> None:
-    first = ax.flat[0] if isinstance(ax, np.ndarray) else ax
-    figure = first.get_figure()
-    figure.set_size_inches(8, 5)
-    figure.tight_layout()
-    figure.savefig(path, dpi=110)
-    plt.close(figure)

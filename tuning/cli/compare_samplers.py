@@ -51,10 +51,13 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the comparison and write its report."""
+    from tuning.cli._optuna import quiet_optuna
     from tuning.compare import run_comparison, write_report
     from tuning.evaluation import MatchProtocol
     from tuning.samplers import sampler_kind
     from tuning.studies import make_spec
+
+    quiet_optuna()
 
     parser: argparse.ArgumentParser = args.parser
     if args.report_only:

@@ -96,12 +96,15 @@ def parse_ranges(items: list[str]) -> dict[str, tuple[float, float]]:
 
 def run(args: argparse.Namespace) -> int:
     """Run the study, re-evaluate, confirm, write the results."""
+    from tuning.cli._optuna import quiet_optuna
     from tuning.evaluation import MatchProtocol
     from tuning.launch import run_trials
     from tuning.report import finish_study, is_finished, write_outputs
     from tuning.samplers import sampler_kind
     from tuning.studies import make_spec
     from tuning.study import StudySettings
+
+    quiet_optuna()
 
     parser: argparse.ArgumentParser = args.parser
     try:

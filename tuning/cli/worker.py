@@ -41,9 +41,12 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Join the study and run trials until its total is reached."""
+    from tuning.cli._optuna import quiet_optuna
     from tuning.launch import run_trials
     from tuning.storage import worker_tag
     from tuning.study import settings_from_study
+
+    quiet_optuna()
 
     parser: argparse.ArgumentParser = args.parser
     try:

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from matplotlib.figure import Figure
 from tqdm import tqdm
 
 from agents.bpp import BPPAgent, Strategy
@@ -159,15 +160,9 @@ def write_switch(path: Path, curves: SwitchCurves) -> None:
 
 def plot_switch(path: Path, curves: SwitchCurves) -> None:
     """Two panels: winnings per block with learning on and off, and their paired difference."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     x = np.array(curves.starts) + curves.block / 2
-    fig, (top, bottom) = plt.subplots(
-        2, 1, figsize=(6.4, 6.0), sharex=True, layout="constrained", height_ratios=(3, 2)
-    )
+    fig = Figure(figsize=(6.4, 6.0), layout="constrained")
+    top, bottom = fig.subplots(2, 1, sharex=True, height_ratios=(3, 2))
     for series, label in ((curves.on, "learning on"), (curves.off, "learning off")):
         _band(top, x, series, label)
     top.set_ylabel("small bets per hand")
@@ -182,7 +177,6 @@ def plot_switch(path: Path, curves: SwitchCurves) -> None:
     bottom.set_xlabel("hand of the match")
     bottom.legend()
     fig.savefig(path, dpi=110)
-    plt.close(fig)
 
 
 def _band(ax: Any, x: np.ndarray, series: tuple[MeanEstimate, ...], label: str) -> None:
