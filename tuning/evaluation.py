@@ -130,4 +130,5 @@ def play_block(
             names=("candidate", "opponent"),
         )
         per_opponent.append(result.deal_chips[:, 0] / (2 * protocol.small_bet))
-    return np.mean(per_opponent, axis=0)
+    per_deal: npt.NDArray[np.float64] = np.mean(per_opponent, axis=0)
+    return per_deal

@@ -9,6 +9,7 @@ Wilcoxon pruner's documentation recommends, so the sampler still learns from it)
 
 from __future__ import annotations
 
+import importlib.util
 import time
 from collections.abc import Callable
 from enum import StrEnum
@@ -36,11 +37,8 @@ def pruner_kind(name: PrunerName | str) -> PrunerName:
     except ValueError:
         known = ", ".join(p.value for p in PrunerName)
         raise ValueError(f"unknown pruner {name!r}; choose one of {known}") from None
-    if kind is PrunerName.WILCOXON:
-        try:
-            import scipy  # noqa: F401 - WilcoxonPruner's dependency
-        except ImportError:
-            raise ValueError("the Wilcoxon pruner needs scipy, which is not installed") from None
+    if kind is PrunerName.WILCOXON and importlib.util.find_spec("scipy") is None:
+        raise ValueError("the Wilcoxon pruner needs scipy, which is not installed")
     return kind
 
 

@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 
 import optuna
 from optuna.storages import BaseStorage, JournalStorage, RDBStorage
+from optuna.storages.journal import JournalFileBackend
 from optuna.trial import FrozenTrial
 
 __all__ = [
@@ -92,7 +93,7 @@ def journal_file(storage: BaseStorage) -> Path | None:
     if not isinstance(storage, JournalStorage):
         return None
     backend = _internal("JournalStorage._backend", lambda: storage._backend)
-    if not isinstance(backend, optuna.storages.journal.JournalFileBackend):
+    if not isinstance(backend, JournalFileBackend):
         return None
     path: str = _internal("JournalFileBackend._file_path", lambda: backend._file_path)
     return Path(path)

@@ -16,14 +16,15 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Mapping
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import optuna
 from matplotlib.figure import Figure
 from optuna.trial import TrialState
+
+from tuning.reevaluate import Confirmation, Estimate
 
 logger = logging.getLogger(__name__)
 
@@ -71,24 +72,24 @@ def plot_importances(study: optuna.Study, path: Path) -> bool:
 
 
 def plot_confirmation(
-    reevaluation: list[Mapping[str, Any]], confirmation: Mapping[str, Any] | None, path: Path
+    reevaluation: Sequence[Estimate], confirmation: Confirmation | None, path: Path
 ) -> None:
     """Re-evaluated means with CIs; the confirmation's paired difference beside them."""
     fig = Figure(figsize=(11, 4))
     left, right = fig.subplots(1, 2, gridspec_kw={"width_ratios": [3, 1]})
-    labels = [e["label"] for e in reevaluation]
-    means = np.array([e["mean"] for e in reevaluation])
-    errors = np.array([[e["mean"] - e["ci"][0], e["ci"][1] - e["mean"]] for e in reevaluation]).T
+    labels = [e.label for e in reevaluation]
+    means = np.array([e.mean for e in reevaluation])
+    errors = np.array([[e.mean - e.ci[0], e.ci[1] - e.mean] for e in reevaluation]).T
     left.errorbar(range(len(labels)), means, yerr=errors, fmt="o", capsize=4)
     left.axhline(means[0], color="grey", linestyle="--", label="defaults")
     left.set_xticks(range(len(labels)), labels, rotation=30, ha="right")
     left.set_ylabel("sb/hand, re-evaluation deals (95% CI)")
-    left.set_title(f"re-evaluation ({reevaluation[0]['hands']:,} hands each)")
+    left.set_title(f"re-evaluation ({reevaluation[0].hands:,} hands each)")
     left.legend()
     if confirmation is not None:
-        diff, (lo, hi) = confirmation["diff"], confirmation["diff_ci"]
+        diff, (lo, hi) = confirmation.diff, confirmation.diff_ci
         right.errorbar([0], [diff], yerr=[[diff - lo], [hi - diff]], fmt="o", capsize=6)
-        right.set_title(f"confirmation ({confirmation['hands']:,} hands)")
+        right.set_title(f"confirmation ({confirmation.hands:,} hands)")
     else:
         right.set_title("no confirmation:\nthe defaults won")
     right.axhline(0.0, color="grey", linestyle="--")

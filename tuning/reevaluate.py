@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import multiprocessing
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -40,6 +40,15 @@ class Candidate:
     trial: int | None
     values: dict[str, float]
 
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-friendly form (the study attribute ``winner``)."""
+        return {"label": self.label, "trial": self.trial, "values": self.values}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Candidate:
+        """Inverse of ``to_dict``."""
+        return cls(data["label"], data["trial"], dict(data["values"]))
+
 
 @dataclass(frozen=True)
 class Estimate:
@@ -57,6 +66,61 @@ class Estimate:
     def to_dict(self) -> dict[str, Any]:
         """JSON-friendly form."""
         return {**asdict(self), "ci": list(self.ci), "diff_ci": list(self.diff_ci)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Estimate:
+        """Inverse of ``to_dict``."""
+        low, high = data["ci"]
+        diff_low, diff_high = data["diff_ci"]
+        return cls(
+            label=data["label"],
+            trial=data["trial"],
+            hands=data["hands"],
+            mean=data["mean"],
+            ci=(low, high),
+            diff=data["diff"],
+            diff_ci=(diff_low, diff_high),
+        )
+
+
+@dataclass(frozen=True)
+class Confirmation:
+    """The re-evaluation's winner against the defaults on independent deals (sb/hand)."""
+
+    defaults: Estimate
+    tuned: Estimate
+    diff: float
+    """Tuned minus defaults, paired by block."""
+    diff_ci: tuple[float, float]
+    hands: int
+    """Hands each of the two played."""
+
+    @classmethod
+    def of(cls, defaults: Estimate, tuned: Estimate) -> Confirmation:
+        """The confirmation of ``tuned`` (whose difference is paired with ``defaults``)."""
+        return cls(defaults, tuned, tuned.diff, tuned.diff_ci, tuned.hands)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-friendly form (the study attribute ``confirmation``)."""
+        return {
+            "defaults": self.defaults.to_dict(),
+            "tuned": self.tuned.to_dict(),
+            "diff": self.diff,
+            "diff_ci": list(self.diff_ci),
+            "hands": self.hands,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Confirmation:
+        """Inverse of ``to_dict``."""
+        low, high = data["diff_ci"]
+        return cls(
+            Estimate.from_dict(data["defaults"]),
+            Estimate.from_dict(data["tuned"]),
+            data["diff"],
+            (low, high),
+            data["hands"],
+        )
 
 
 def top_candidates(study: optuna.Study, spec: StudySpec, k: int) -> list[Candidate]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import csv
 import json
 import logging
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -26,9 +27,15 @@ from optuna.trial import TrialState
 from envs.validation import whole_number
 from tuning.evaluation import MatchProtocol, Namespace
 from tuning.plots import plot_confirmation, plot_history, plot_importances
-from tuning.reevaluate import DEFAULTS, Candidate, evaluate_candidates, top_candidates
-from tuning.studies import StudySpec, spec_from_attrs
-from tuning.summary import summary_markdown
+from tuning.reevaluate import (
+    DEFAULTS,
+    Confirmation,
+    Estimate,
+    evaluate_candidates,
+    top_candidates,
+)
+from tuning.studies import StudySpec
+from tuning.summary import StudySummary
 
 logger = logging.getLogger(__name__)
 
@@ -63,7 +70,7 @@ def finish_study(
     )
     best = max(reevaluation, key=lambda e: e.mean)
     winner = next(c for c in candidates if c.label == best.label)
-    confirmation = None
+    confirmation: Confirmation | None = None
     if winner.label != DEFAULTS:
         pair = evaluate_candidates(
             [candidates[0], winner],
@@ -74,18 +81,10 @@ def finish_study(
             workers=workers,
             progress=progress,
         )
-        confirmation = {
-            "defaults": pair[0].to_dict(),
-            "tuned": pair[1].to_dict(),
-            "diff": pair[1].diff,
-            "diff_ci": list(pair[1].diff_ci),
-            "hands": pair[1].hands,
-        }
+        confirmation = Confirmation.of(pair[0], pair[1])
     study.set_user_attr("reevaluation", [e.to_dict() for e in reevaluation])
-    study.set_user_attr(
-        "winner", {"label": winner.label, "trial": winner.trial, "values": winner.values}
-    )
-    study.set_user_attr("confirmation", confirmation)
+    study.set_user_attr("winner", winner.to_dict())
+    study.set_user_attr("confirmation", confirmation.to_dict() if confirmation else None)
     study.set_user_attr("finished_trials", _finished(study))
 
 
@@ -99,42 +98,41 @@ def is_finished(study: optuna.Study) -> bool:
 
 
 def write_outputs(study: optuna.Study, directory: Path) -> list[Path]:
-    """Write the files of the module docstring from the stored study; returns their paths."""
-    attrs = study.user_attrs
-    if "winner" not in attrs:
-        raise ValueError(
-            f"study {study.study_name!r} has no re-evaluation yet: finish it with holdem-lab tune"
-        )
-    spec = spec_from_attrs(attrs)
-    winner = Candidate(
-        attrs["winner"]["label"], attrs["winner"]["trial"], attrs["winner"]["values"]
-    )
+    """Write the files of the module docstring from the stored study; returns their paths,
+    ``summary.md`` last.
+
+    Raises:
+        ValueError: if the study has no re-evaluation yet.
+    """
+    summary = StudySummary.from_study(study)
+    spec, winner = summary.spec, summary.winner
     plots = directory / "plots"
     plots.mkdir(parents=True, exist_ok=True)
     written = [
-        _write_json(directory / "best_params.json", _best_params(attrs, winner, spec)),
+        _write_json(directory / "best_params.json", _best_params(summary)),
         _write_trials(directory / "trials.csv", study, spec),
-        _write_reevaluation(directory / "reevaluation.csv", attrs["reevaluation"]),
+        _write_reevaluation(directory / "reevaluation.csv", summary.reevaluation),
     ]
     if spec.figure is not None:
         spec.figure(spec.defaults, winner.values, plots / spec.figure_name)
         written.append(plots / spec.figure_name)
     plot_history(study, plots / "history.png")
-    plot_confirmation(attrs["reevaluation"], attrs["confirmation"], plots / "confirmation.png")
+    plot_confirmation(summary.reevaluation, summary.confirmation, plots / "confirmation.png")
     written += [plots / "history.png", plots / "confirmation.png"]
     if plot_importances(study, plots / "importances.png"):
         written.append(plots / "importances.png")
-    summary = directory / "summary.md"
-    summary.write_text(summary_markdown(study, spec, winner.values, [p.name for p in written]))
-    return [*written, summary]
+    markdown = directory / "summary.md"
+    markdown.write_text(summary.markdown([p.name for p in written]))
+    return [*written, markdown]
 
 
-def _best_params(attrs: dict[str, Any], winner: Candidate, spec: StudySpec) -> dict[str, Any]:
+def _best_params(summary: StudySummary) -> dict[str, Any]:
+    spec, confirmation = summary.spec, summary.confirmation
     return {
-        "tuned": spec.settings(winner.values),
-        "tuned_source": winner.label,
+        "tuned": spec.settings(summary.winner.values),
+        "tuned_source": summary.winner.label,
         "defaults": spec.settings(spec.defaults),
-        "confirmation": attrs["confirmation"],
+        "confirmation": confirmation.to_dict() if confirmation else None,
         "unit": "small bets per hand",
     }
 
@@ -177,7 +175,7 @@ def _write_trials(path: Path, study: optuna.Study, spec: StudySpec) -> Path:
     return path
 
 
-def _write_reevaluation(path: Path, rows: list[dict[str, Any]]) -> Path:
+def _write_reevaluation(path: Path, rows: Sequence[Estimate]) -> Path:
     with path.open("w", newline="") as handle:
         writer = csv.writer(handle)
         writer.writerow(
@@ -194,7 +192,5 @@ def _write_reevaluation(path: Path, rows: list[dict[str, Any]]) -> Path:
             ]
         )
         for r in rows:
-            writer.writerow(
-                [r["label"], r["trial"], r["hands"], r["mean"], *r["ci"], r["diff"], *r["diff_ci"]]
-            )
+            writer.writerow([r.label, r.trial, r.hands, r.mean, *r.ci, r.diff, *r.diff_ci])
     return path

@@ -103,6 +103,7 @@ def run(args: argparse.Namespace) -> int:
     from tuning.samplers import sampler_kind
     from tuning.studies import make_spec
     from tuning.study import StudySettings
+    from tuning.summary import StudySummary
 
     quiet_optuna()
 
@@ -149,19 +150,6 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, RuntimeError) as error:
         sys.stderr.write(f"holdem-lab tune: error: {error}\n")
         return 1
-    summary = files[-1]
-    sys.stdout.write(f"study {args.study}: results in {summary.parent}\n")
-    sys.stdout.write(_verdict(study.user_attrs) + "\n")
+    sys.stdout.write(f"study {args.study}: results in {files[-1].parent}\n")
+    sys.stdout.write(StudySummary.from_study(study).verdict() + "\n")
     return 0
-
-
-def _verdict(attrs: dict[str, Any]) -> str:
-    confirmation = attrs["confirmation"]
-    if confirmation is None:
-        return "the defaults won the re-evaluation: no tuned parameters beat them"
-    lo, hi = confirmation["diff_ci"]
-    return (
-        f"tuned ({attrs['winner']['label']}) minus defaults on confirmation deals: "
-        f"{confirmation['diff']:+.4f} sb/hand, 95% CI [{lo:+.4f}, {hi:+.4f}] "
-        f"({confirmation['hands']:,} hands each)"
-    )

@@ -18,11 +18,12 @@ ValueError: empty range for alpha: low 1.0 must be below high 1.0
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 from matplotlib.figure import Figure
 
 from agents.bpp import BPPAgent, BPPParams, fold_probability, pass_probability
@@ -128,7 +129,8 @@ def settings(values: Mapping[str, float]) -> dict[str, Any]:
 
 
 ROUND_TITLES = ("pre-flop", "flop", "turn", "river")
-CURVES = (
+Curve = Callable[[npt.NDArray[np.float64], float], npt.NDArray[np.float64]]
+CURVES: tuple[tuple[Curve, str, str, str], ...] = (
     (fold_probability, "fp", "P(fold)", "(EW(pass) - EW(fold)) / B"),
     (pass_probability, "cp", "P(pass/call | not folding)", "(EW(bet) - EW(pass)) / B"),
 )
