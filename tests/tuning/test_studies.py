@@ -16,7 +16,7 @@ from tuning.cli import main
 from tuning.evaluation import MatchProtocol, Namespace, play_block
 from tuning.launch import run_trials
 from tuning.samplers import SamplerName
-from tuning.studies import BUILDERS, StudySpec, make_spec, spec_from_attrs
+from tuning.studies import AGENTS, StudySpec, make_spec, spec_from_attrs
 from tuning.studies.loki import loki2_spec, loki_spec, shifted_table
 from tuning.study import StudySettings
 
@@ -32,7 +32,7 @@ def test_unknown_agents_and_options_are_refused() -> None:
         make_spec("loki", ranges={"alpha": (0.0, 1.0)})
 
 
-@pytest.mark.parametrize("agent", sorted(BUILDERS))
+@pytest.mark.parametrize("agent", AGENTS)
 def test_a_spec_is_rebuilt_from_the_attributes_stored_with_its_study(agent: str) -> None:
     first = make_spec(agent)
     narrowed = {first.params[0].name: (first.params[0].low, first.params[0].high / 2 + 1)}

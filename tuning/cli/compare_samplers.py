@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from tuning.cli._args import positive_int, seed
-from tuning.studies import BUILDERS, DEFAULT_AGENT
+from tuning.studies import AGENTS, DEFAULT_AGENT
 
 
 def add_parser(sub: Any) -> None:
@@ -27,7 +27,7 @@ def add_parser(sub: Any) -> None:
         description=__doc__.split("\n\n", 1)[1] if __doc__ else None,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--agent", default=DEFAULT_AGENT, choices=sorted(BUILDERS))
+    parser.add_argument("--agent", default=DEFAULT_AGENT, choices=AGENTS)
     parser.add_argument("--samplers", nargs="+", default=["tpe", "greedy"])
     parser.add_argument("--seeds", nargs="+", type=seed, default=[0, 1, 2])
     parser.add_argument("--trials", type=positive_int, default=40)

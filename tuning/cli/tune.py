@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from tuning.cli._args import positive_int, seed
-from tuning.studies import BUILDERS, DEFAULT_AGENT
+from tuning.studies import AGENTS, DEFAULT_AGENT
 
 DEFAULT_STUDY = "default"
 
@@ -37,7 +37,7 @@ def add_parser(sub: Any) -> None:
     parser.add_argument(
         "--agent",
         default=DEFAULT_AGENT,
-        choices=sorted(BUILDERS),
+        choices=AGENTS,
         help=f"the agent whose parameters are tuned (default {DEFAULT_AGENT})",
     )
     parser.add_argument("--trials", type=positive_int, default=50, help="total trials")

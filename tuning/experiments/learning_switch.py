@@ -22,11 +22,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from matplotlib.figure import Figure
 from tqdm import tqdm
 
-from agents.bpp import BPPAgent, Strategy
-from agents.loki import Loki, Loki2, LokiParams, Modelling
 from envs.match import play_match
 from envs.protocols import SeatAgent
 from envs.registry import make_agent
@@ -36,20 +33,32 @@ from envs.validation import whole_number
 __all__ = ["SWITCHES", "SwitchCurves", "learning_curves", "plot_switch", "write_switch"]
 
 
+# The agents are imported by the factories: ``holdem-lab`` builds its parser from SWITCHES at
+# every start, and importing them there would slow every command down.
+
+
 def _bpp(learn: bool) -> SeatAgent:
+    from agents.bpp import BPPAgent
+
     return BPPAgent(learn=learn)
 
 
 def _bpp_det(learn: bool) -> SeatAgent:
+    from agents.bpp import BPPAgent, Strategy
+
     return BPPAgent(strategy=Strategy.DETERMINISTIC, learn=learn)
 
 
 def _loki(learn: bool) -> SeatAgent:
+    from agents.loki import Loki, LokiParams, Modelling
+
     modelling = Modelling.SPECIFIC if learn else Modelling.GENERIC
     return Loki(LokiParams(modelling=modelling), name="loki-som" if learn else "loki-gom")
 
 
 def _loki2(learn: bool) -> SeatAgent:
+    from agents.loki import Loki2, Modelling
+
     modelling = Modelling.SPECIFIC if learn else Modelling.GENERIC
     params = replace(Loki2.default_params(), modelling=modelling)
     return Loki2(params, name="loki2-som" if learn else "loki2-gom")
@@ -160,6 +169,8 @@ def write_switch(path: Path, curves: SwitchCurves) -> None:
 
 def plot_switch(path: Path, curves: SwitchCurves) -> None:
     """Two panels: winnings per block with learning on and off, and their paired difference."""
+    from matplotlib.figure import Figure  # slow to import: only when drawing
+
     x = np.array(curves.starts) + curves.block / 2
     fig = Figure(figsize=(6.4, 6.0), layout="constrained")
     top, bottom = fig.subplots(2, 1, sharex=True, height_ratios=(3, 2))

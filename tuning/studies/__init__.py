@@ -5,19 +5,22 @@
 
 ``make_spec(agent, ranges=..., options=...)`` builds one (``holdem-lab tune --agent``);
 ``spec_from_attrs`` builds it again from a stored study's attributes. A new study is a module
-with a builder ``(*, ranges, **options) -> StudySpec`` and one line in ``BUILDERS``.
+with a builder ``(*, ranges, **options) -> StudySpec`` and one line in ``BUILDERS``. Builders
+are imported when a spec is built: the command line reads ``AGENTS`` at every start, and the
+agents and matplotlib are slow to import.
 """
 
 from __future__ import annotations
 
+import importlib
 import inspect
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from tuning.studies import bpp, loki
 from tuning.studies.spec import ParamRange, StudySpec
 
 __all__ = [
+    "AGENTS",
     "BUILDERS",
     "DEFAULT_AGENT",
     "ParamRange",
@@ -27,12 +30,13 @@ __all__ = [
     "spec_from_attrs",
 ]
 
-BUILDERS: dict[str, Callable[..., StudySpec]] = {
-    "bpp": bpp.spec,
-    "loki": loki.loki_spec,
-    "loki2": loki.loki2_spec,
+BUILDERS: dict[str, str] = {
+    "bpp": "tuning.studies.bpp:spec",
+    "loki": "tuning.studies.loki:loki_spec",
+    "loki2": "tuning.studies.loki:loki2_spec",
 }
-"""``holdem-lab tune --agent NAME``: the builder of each study."""
+"""``holdem-lab tune --agent NAME``: the builder of each study, as ``module:function``."""
+AGENTS = tuple(BUILDERS)
 DEFAULT_AGENT = "bpp"
 """The agent of ``holdem-lab tune`` without ``--agent``, and of studies stored before
 specs were stored with them."""
@@ -50,8 +54,9 @@ def make_spec(
         ValueError: for an unknown agent, an option its builder does not take, or a bad range.
     """
     if agent not in BUILDERS:
-        raise ValueError(f"no study of agent {agent!r}; choose one of {', '.join(BUILDERS)}")
-    builder = BUILDERS[agent]
+        raise ValueError(f"no study of agent {agent!r}; choose one of {', '.join(AGENTS)}")
+    module, _, name = BUILDERS[agent].partition(":")
+    builder: Callable[..., StudySpec] = getattr(importlib.import_module(module), name)
     options = dict(options or {})
     accepted = set(inspect.signature(builder).parameters) - {"ranges"}
     unknown = sorted(set(options) - accepted)

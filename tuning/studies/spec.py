@@ -21,11 +21,12 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-import optuna
+from typing import TYPE_CHECKING, Any
 
 from envs.protocols import SeatAgent
+
+if TYPE_CHECKING:
+    import optuna
 
 __all__ = ["AgentFactory", "ParamRange", "ParamsFigure", "StudySpec", "with_ranges"]
 
