@@ -2,7 +2,7 @@
 
 Each sampler runs one study per seed with the same protocol, the same number of trials (so the
 same hands budget; no pruning) and the same tuning deals. Each study's pick is what that
-optimiser would report: its best observed trial. The picks and the BPP defaults are then
+optimiser would report: its best observed trial. The picks and the agent's defaults are then
 played on held-out deals (a namespace no study saw), all on the same blocks, so that every
 difference is paired: per seed, sampler against sampler and pick against defaults, with 95%
 t intervals over blocks; across seeds, the mean difference with a t interval over seeds
@@ -12,21 +12,22 @@ t intervals over blocks; across seeds, the mean difference with a t interval ove
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from matplotlib.figure import Figure
 from optuna.trial import TrialState
 
-from agents.bpp import BPPParams
 from envs.stats import mean_estimate
-from tuning.evaluation import Namespace, Protocol
+from tuning.evaluation import MatchProtocol, Namespace
 from tuning.launch import run_trials
 from tuning.reevaluate import DEFAULTS, Candidate, block_means
 from tuning.samplers import SamplerName
-from tuning.space import SearchSpace
+from tuning.studies import DEFAULT_AGENT, StudySpec, make_spec
 from tuning.study import StudySettings
 from tuning.summary import format_ci
 
@@ -44,19 +45,20 @@ class Pick:
 
 
 def run_comparison(
+    spec: StudySpec,
     samplers: Sequence[str],
     seeds: Sequence[int],
     *,
     trials: int,
-    protocol: Protocol,
+    protocol: MatchProtocol,
     holdout_blocks: int,
     results_dir: Path,
     workers: int = 1,
     progress: bool = False,
 ) -> dict[str, Any]:
-    """Run every (sampler, seed) study, evaluate the picks on held-out deals; return the data."""
-    space = SearchSpace()
-    picks: list[Candidate] = [Candidate(DEFAULTS, None, space.from_params(BPPParams()))]
+    """Run every (sampler, seed) study of ``spec``, evaluate the picks on held-out deals;
+    return the data."""
+    picks: list[Candidate] = [Candidate(DEFAULTS, None, dict(spec.defaults))]
     meta: list[tuple[str, int, int, float]] = []
     for sampler in samplers:
         for seed in seeds:
@@ -67,7 +69,7 @@ def run_comparison(
                 sampler=SamplerName(sampler),
                 seed=seed,
                 protocol=protocol,
-                space=space,
+                spec=spec,
             )
             study = run_trials(settings, workers=workers, progress=progress)
             best = max(
@@ -80,14 +82,15 @@ def run_comparison(
             )
             picks.append(Candidate(f"{sampler}-seed{seed}", best.number, dict(best.params)))
             meta.append((sampler, seed, best.number, float(best.value or 0.0)))
-    tasks = [(space.to_params(c.values), b) for c in picks for b in range(holdout_blocks)]
-    means = np.array(block_means(tasks, protocol, Namespace.HOLDOUT, workers, progress))
+    tasks = [(c.values, b) for c in picks for b in range(holdout_blocks)]
+    means = np.array(block_means(spec, tasks, protocol, Namespace.HOLDOUT, workers, progress))
     table = means.reshape(len(picks), holdout_blocks)
     results = [
         dataclasses.asdict(Pick(s, seed, n, best, picks[k + 1].values, table[k + 1].tolist()))
         for k, (s, seed, n, best) in enumerate(meta)
     ]
     return {
+        "agent": spec.agent,
         "samplers": list(samplers),
         "seeds": list(seeds),
         "holdout_blocks": holdout_blocks,
@@ -133,14 +136,8 @@ def summarise(data: dict[str, Any]) -> dict[str, Any]:
 
 def write_report(data: dict[str, Any], directory: Path) -> list[Path]:
     """``comparison.json``, ``comparison.md`` and ``holdout.png`` in ``directory``."""
-    import json
-
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     summary = summarise(data)
+    agent = data.get("agent", DEFAULT_AGENT)  # comparisons before studies named their agent
     directory.mkdir(parents=True, exist_ok=True)
     json_path = directory / "comparison.json"
     json_path.write_text(json.dumps(data, indent=1) + "\n")
@@ -154,7 +151,8 @@ def write_report(data: dict[str, Any], directory: Path) -> list[Path]:
         f"same held-out deals ({data['holdout_hands']:,} hands each). sb/hand, 95% t intervals "
         "over blocks (per study) or over seeds (across seeds).",
         "",
-        f"BPP defaults on the held-out deals: {d.mean:+.4f} {format_ci(d.ci)}",
+        f"{make_spec(agent).title} defaults on the held-out deals: "
+        f"{d.mean:+.4f} {format_ci(d.ci)}",
         "",
         "| study | pick | best observed | held-out sb/hand | 95% CI | minus defaults | 95% CI |",
         "|---|---|---:|---:|---|---:|---|",
@@ -175,7 +173,7 @@ def write_report(data: dict[str, Any], directory: Path) -> list[Path]:
             lines.append(f"  - mean over seeds: {p['mean']:+.4f} {format_ci(p['ci'])}")
     p = data["protocol"]
     command = (
-        f"holdem-lab compare-samplers --samplers {' '.join(data['samplers'])} "
+        f"holdem-lab compare-samplers --agent {agent} --samplers {' '.join(data['samplers'])} "
         f"--seeds {' '.join(map(str, data['seeds']))} --trials {data['trials']} "
         f"--opponent {' '.join(p['opponents'])} --deals-per-block {p['deals_per_block']} "
         f"--blocks {p['blocks']} --seed {p['seed']} --holdout-blocks {data['holdout_blocks']} "
@@ -189,7 +187,8 @@ def write_report(data: dict[str, Any], directory: Path) -> list[Path]:
     ]
     md_path = directory / "comparison.md"
     md_path.write_text("\n".join(lines) + "\n")
-    fig, ax = plt.subplots(figsize=(9, 4))
+    fig = Figure(figsize=(9, 4))
+    ax = fig.subplots()
     labels = ["defaults", *(f"{r['sampler']}\nseed {r['seed']}" for r in summary["rows"])]
     estimates = [d, *(mean_estimate(np.array(r["holdout"])) for r in summary["rows"])]
     for x, e in enumerate(estimates):
@@ -202,5 +201,4 @@ def write_report(data: dict[str, Any], directory: Path) -> list[Path]:
     fig.tight_layout()
     png = directory / "holdout.png"
     fig.savefig(png, dpi=110)
-    plt.close(fig)
     return [json_path, md_path, png]

@@ -1,20 +1,22 @@
-"""How a parameter set is scored: duplicate heads-up matches on common, seeded deal blocks.
+"""How a parameter point is scored: duplicate heads-up matches on common, seeded deal blocks.
 
-A candidate ``BPPParams`` plays BPP (mixed strategy) heads-up against each opponent of the
-protocol on the same blocks of deals. Block ``b`` of seed namespace ``ns`` uses the deals of
-``envs.match.deal_deck(block_seed(seed, ns, b), d)``: every candidate sees the same cards
-(common random numbers), and each deal is played twice with the seats swapped (duplicate),
-so card luck cancels within a deal and between candidates. The agents' own generators are
-seeded from the block too, so a block's result is a pure function of (parameters, block).
+A candidate point plays its agent (built by the study's spec, ``tuning.studies``) heads-up
+against each opponent of the protocol on the same blocks of deals. Block ``b`` of seed
+namespace ``ns`` uses the deals of ``envs.match.deal_deck(block_seed(seed, ns, b), d)``: every
+candidate sees the same cards (common random numbers), and each deal is played twice with the
+seats swapped (duplicate), so card luck cancels within a deal and between candidates. The
+agents' own generators are seeded from the block too, so a block's result is a pure function
+of (parameters, block).
 
-One observation is a deal: BPP's chips over its two seatings, in small bets per hand, averaged
-over the opponents (each opponent weighs the same). Namespaces keep the tuning deals, the
-re-evaluation deals and the confirmation deals apart, so that the reported figures are not
-fitted to the deals the sampler saw.
+One observation is a deal: the candidate's chips over its two seatings, in small bets per
+hand, averaged over the opponents (each opponent weighs the same). Namespaces keep the tuning
+deals, the re-evaluation deals and the confirmation deals apart, so that the reported figures
+are not fitted to the deals the sampler saw.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from enum import IntEnum
 from typing import Any
@@ -22,10 +24,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from agents.bpp import BPPAgent, BPPParams
 from envs.match import play_match
 from envs.registry import available_agents, make_agent
 from envs.rules import Rules
+from envs.validation import whole_number
+from tuning.studies.spec import StudySpec
 
 
 class Namespace(IntEnum):
@@ -39,12 +42,13 @@ class Namespace(IntEnum):
 
 
 @dataclass(frozen=True, kw_only=True)
-class Protocol:
+class MatchProtocol:
     """What one trial plays; stored with the study, because values of different protocols
     are not comparable."""
 
     opponents: tuple[str, ...] = ("bpp-curves",)
-    """Registry names BPP plays heads-up against (Carlton tuned against the curve BPP)."""
+    """Registry names the candidate plays heads-up against, each weighing the same (the
+    default: the curve BPP, which Carlton tuned BPP against)."""
     deals_per_block: int = 250
     """Duplicate deals per block; a deal is two hands."""
     blocks: int = 40
@@ -68,11 +72,8 @@ class Protocol:
                 f"{', '.join(known)}"
             )
         for name in ("deals_per_block", "blocks"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{name} must be a positive integer, got {value!r}")
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
-            raise ValueError(f"seed must be a non-negative integer, got {self.seed!r}")
+            whole_number(name, getattr(self, name), minimum=1, what="a positive integer")
+        whole_number("seed", self.seed, minimum=0)
         self.rules  # noqa: B018 - validates the blinds and bets now
 
     @property
@@ -88,7 +89,7 @@ class Protocol:
 
     @property
     def hands_per_block(self) -> int:
-        """Hands BPP plays in one block: two per deal per opponent."""
+        """Hands the candidate plays in one block: two per deal per opponent."""
         return 2 * self.deals_per_block * len(self.opponents)
 
     def to_dict(self) -> dict[str, Any]:
@@ -98,7 +99,7 @@ class Protocol:
         return data
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Protocol:
+    def from_dict(cls, data: dict[str, Any]) -> MatchProtocol:
         """Inverse of ``to_dict``."""
         return cls(**{**data, "opponents": tuple(data["opponents"])})
 
@@ -110,18 +111,24 @@ def block_seed(seed: int, namespace: Namespace, block: int) -> int:
 
 
 def play_block(
-    params: BPPParams, protocol: Protocol, namespace: Namespace, block: int
+    spec: StudySpec,
+    values: Mapping[str, float],
+    protocol: MatchProtocol,
+    namespace: Namespace,
+    block: int,
 ) -> npt.NDArray[np.float64]:
-    """BPP's result per deal of one block, in small bets per hand (see the module docstring)."""
+    """The result per deal of one block of the agent of ``spec`` with the parameters
+    ``values``, in small bets per hand (see the module docstring)."""
     seed = block_seed(protocol.seed, namespace, block)
     per_opponent = []
     for opponent in protocol.opponents:
         result = play_match(
-            [BPPAgent(params), make_agent(opponent)],
+            [spec.agent_for(values), make_agent(opponent)],
             hands=2 * protocol.deals_per_block,
             seed=seed,
             rules=protocol.rules,
             names=("candidate", "opponent"),
         )
         per_opponent.append(result.deal_chips[:, 0] / (2 * protocol.small_bet))
-    return np.mean(per_opponent, axis=0)
+    per_deal: npt.NDArray[np.float64] = np.mean(per_opponent, axis=0)
+    return per_deal

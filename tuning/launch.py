@@ -18,6 +18,7 @@ import optuna
 from optuna.trial import FrozenTrial, TrialState
 from tqdm import tqdm
 
+from envs.validation import whole_number
 from tuning.storage import is_shared
 from tuning.study import StudySettings, prepare_study, run_worker
 
@@ -38,12 +39,11 @@ def run_trials(
 
     Worker ``k`` of this call has the id ``worker_id + k`` (its sampler seed offset).
     """
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise ValueError(f"workers must be a positive integer, got {workers!r}")
-    storage = storage if storage is not None else settings.open()
+    whole_number("workers", workers, minimum=1, what="a positive integer")
+    if storage is None:  # the one place where a storage is opened for the caller
+        storage = settings.open()
     if workers > 1 and not is_shared(storage):
         raise ValueError("several workers need a shared storage (the default journal file)")
-    optuna.logging.set_verbosity(optuna.logging.WARNING)  # the progress bar says it all
     study = prepare_study(settings, storage)
     bar = tqdm(
         total=settings.trials,
@@ -60,7 +60,7 @@ def run_trials(
             def tick(done: optuna.Study, trial: FrozenTrial) -> None:
                 _show(bar, done, start, hands0)
 
-            run_worker(settings, worker_id, storage=storage, callbacks=[tick])
+            run_worker(settings, worker_id, storage, callbacks=[tick])
         else:
             _run_processes(settings, workers, worker_id, study, bar, start, hands0)
         _show(bar, study, start, hands0)
@@ -77,8 +77,11 @@ def _run_processes(
     hands0: int,
 ) -> None:
     context = multiprocessing.get_context("spawn")
+    verbosity = optuna.logging.get_verbosity()  # spawned processes start with Optuna's default
     processes = [
-        context.Process(target=_worker_main, args=(settings, k), name=f"tune-worker-{k}")
+        context.Process(
+            target=_worker_main, args=(settings, k, verbosity), name=f"tune-worker-{k}"
+        )
         for k in range(first_id, first_id + workers)
     ]
     for process in processes:
@@ -99,10 +102,11 @@ def _run_processes(
         raise RuntimeError(f"worker processes failed: {failed} (see their messages above)")
 
 
-def _worker_main(settings: StudySettings, worker_id: int) -> None:
+def _worker_main(settings: StudySettings, worker_id: int, optuna_verbosity: int) -> None:
+    """A worker process's entry point: its logging as its parent's, then the trials."""
     logging.basicConfig(level=logging.WARNING, format="%(processName)s: %(message)s")
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
-    run_worker(settings, worker_id)
+    optuna.logging.set_verbosity(optuna_verbosity)
+    run_worker(settings, worker_id, settings.open())
 
 
 def _hands_done(study: optuna.Study) -> int:

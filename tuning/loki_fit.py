@@ -25,6 +25,7 @@ PPOT1 on random flops and turns, with the agreement measured on other boards.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -172,7 +173,7 @@ def fit_preflop_table(
     )
     for tightness in (Tightness.MODERATE, Tightness.LOOSE):
         shifts[tightness] = _bisect(
-            lambda s, t=tightness: vpip(t, s), TARGETS[tightness], -400.0, 400.0, steps
+            functools.partial(vpip, tightness), TARGETS[tightness], -400.0, 400.0, steps
         )
     table = build_table(shifts, tight_others, source)
     achieved = {t: preflop_vpip(table, t, deals=deals, seed=seed) for t in Tightness}

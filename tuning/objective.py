@@ -1,4 +1,4 @@
-"""The Optuna objective: BPP's winnings with the trial's parameters, block by block.
+"""The Optuna objective: the agent's winnings with the trial's parameters, block by block.
 
 Every trial plays the same blocks of deals (common random numbers, ``tuning.evaluation``), in
 an order shuffled per trial, and reports each block's mean to Optuna with the block id as the
@@ -9,53 +9,56 @@ Wilcoxon pruner's documentation recommends, so the sampler still learns from it)
 
 from __future__ import annotations
 
+import importlib.util
 import time
-import warnings
 from collections.abc import Callable
 from enum import StrEnum
 
 import numpy as np
 import optuna
 
-from tuning.evaluation import Namespace, Protocol, play_block
-from tuning.space import SearchSpace
+from tuning.evaluation import MatchProtocol, Namespace, play_block
+from tuning.optuna_compat import wilcoxon_pruner
+from tuning.studies import StudySpec
 
 
 class PrunerName(StrEnum):
-    """Pruning options of ``holdem-lab tune --pruner`` (none by default, see tuning.md)."""
+    """Pruning options of ``holdem-lab tune --pruner``: none by default, as Wilcoxon pruning
+    did not help at equal hands in a synthetic noisy-tuning experiment (results/tuning.md)."""
 
     NONE = "none"
     WILCOXON = "wilcoxon"
 
 
-def make_pruner(name: PrunerName | str) -> optuna.pruners.BasePruner:
-    """``NopPruner`` or ``WilcoxonPruner(p_threshold=0.1, n_startup_steps=5)``."""
+def pruner_kind(name: PrunerName | str) -> PrunerName:
+    """The pruner ``name`` names; ``ValueError`` if unknown or its dependency is missing."""
     try:
         kind = PrunerName(name)
     except ValueError:
         known = ", ".join(p.value for p in PrunerName)
         raise ValueError(f"unknown pruner {name!r}; choose one of {known}") from None
-    if kind is PrunerName.NONE:
+    if kind is PrunerName.WILCOXON and importlib.util.find_spec("scipy") is None:
+        raise ValueError("the Wilcoxon pruner needs scipy, which is not installed")
+    return kind
+
+
+def make_pruner(name: PrunerName | str) -> optuna.pruners.BasePruner:
+    """``NopPruner`` or ``WilcoxonPruner(p_threshold=0.1, n_startup_steps=5)``."""
+    if pruner_kind(name) is PrunerName.NONE:
         return optuna.pruners.NopPruner()
-    try:
-        import scipy  # noqa: F401 - WilcoxonPruner's dependency
-    except ImportError:
-        raise ValueError("the Wilcoxon pruner needs scipy, which is not installed") from None
-    with warnings.catch_warnings():  # "experimental" since Optuna 3.6
-        warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
-        return optuna.pruners.WilcoxonPruner(p_threshold=0.1, n_startup_steps=5)
+    return wilcoxon_pruner(p_threshold=0.1, n_startup_steps=5)
 
 
-def make_objective(space: SearchSpace, protocol: Protocol) -> Callable[[optuna.Trial], float]:
-    """The objective of a study with this space and protocol (deterministic for its seeds)."""
+def make_objective(spec: StudySpec, protocol: MatchProtocol) -> Callable[[optuna.Trial], float]:
+    """The objective of a study of ``spec`` under ``protocol`` (deterministic for its seeds)."""
 
     def objective(trial: optuna.Trial) -> float:
-        params = space.to_params(space.suggest(trial))
+        values = spec.suggest(trial)
         order = np.random.default_rng([protocol.seed, trial.number]).permutation(protocol.blocks)
         means: list[float] = []
         start = time.process_time()
         for block in order:
-            mean = float(play_block(params, protocol, Namespace.TUNE, int(block)).mean())
+            mean = float(play_block(spec, values, protocol, Namespace.TUNE, int(block)).mean())
             means.append(mean)
             trial.report(mean, int(block))
             if trial.should_prune():

@@ -1,105 +1,95 @@
-"""Figures of a study, drawn from the stored study alone (no tuning logic here).
+"""Figures of any study, drawn from the stored study alone (no tuning logic here).
 
-* ``curves.png``: the learned betting curves per round, Carlton's figures 8 and 9: the fold
-  probability against (EW(pass) - EW(fold)) / B and the pass/call probability (when not
-  folding) against (EW(bet) - EW(pass)) / B, the BPP defaults dashed beside the tuned values.
-* ``history.png``: Optuna's optimisation history (observed values are noisy).
-* ``importances.png``: parameter importances (Optuna's default PED-ANOVA; noise shows too).
+The figure of the tuned parameters is the spec's (``tuning.studies``: BPP's betting curves,
+Loki's thresholds); these are the others:
+
+* ``history.png``: the optimisation history (observed values are noisy);
+* ``importances.png``: parameter importances (Optuna's default evaluator, PED-ANOVA; noise
+  shows too);
 * ``confirmation.png``: the re-evaluated candidates and the confirmation match, with 95% CIs.
+
+Figures are ``matplotlib.figure.Figure`` objects written straight to PNG: no pyplot, no
+backend to select, no global style or state touched.
 """
 
 from __future__ import annotations
 
 import logging
-import warnings
-from collections.abc import Mapping
+import math
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
-import matplotlib
-
-matplotlib.use("Agg")  # files only; never a window
-
-import matplotlib.pyplot as plt
 import numpy as np
 import optuna
+from matplotlib.figure import Figure
+from optuna.trial import TrialState
 
-from agents.bpp import BPPParams, fold_probability, pass_probability
+from tuning.reevaluate import Confirmation, Estimate
 
 logger = logging.getLogger(__name__)
 
-ROUND_TITLES = ("pre-flop", "flop", "turn", "river")
-
-
-CURVES = (
-    (fold_probability, "fp", "P(fold)", "(EW(pass) - EW(fold)) / B"),
-    (pass_probability, "cp", "P(pass/call | not folding)", "(EW(bet) - EW(pass)) / B"),
-)
-
-
-def plot_curves(defaults: BPPParams, tuned: BPPParams, path: Path) -> None:
-    """The fold and call curves of every round, defaults against tuned."""
-    x = np.linspace(-4.0, 4.0, 401)
-    fig, axes = plt.subplots(2, 4, figsize=(13, 6), sharey=True)
-    for row, (curve, attr, ylabel, xlabel) in enumerate(CURVES):
-        for r, title in enumerate(ROUND_TITLES):
-            ax = axes[row, r]
-            for params, style, name in ((defaults, "--", "defaults"), (tuned, "-", "tuned")):
-                steepness = getattr(params, attr)[r]
-                ax.plot(x, curve(x, steepness), style, label=f"{name} {attr}={steepness:.3g}")
-            ax.axhline(0.5, color="grey", linewidth=0.5)
-            ax.axvline(0.0, color="grey", linewidth=0.5)
-            ax.set_title(f"{title}: {'fold' if row == 0 else 'call'} curve")
-            ax.set_xlabel(xlabel)
-            ax.legend(fontsize=7, loc="upper right")
-        axes[row, 0].set_ylabel(ylabel)
-    fig.suptitle("BPP mixed-strategy betting curves (Carlton 2000, figures 8 and 9)")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-
 
 def plot_history(study: optuna.Study, path: Path) -> None:
-    """Optuna's optimisation history."""
-    # rc_context undoes the global plt.style.use("ggplot") of Optuna's plot functions.
-    with matplotlib.rc_context(), warnings.catch_warnings():
-        warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
-        ax = optuna.visualization.matplotlib.plot_optimization_history(study)
-        ax.set_ylabel("sb/hand (observed, noisy)")
-        _save(ax, path)
+    """Every complete trial's observed value by trial number, and the best so far."""
+    trials = [
+        t
+        for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
+        if t.value is not None and math.isfinite(t.value)
+    ]
+    numbers = [t.number for t in trials]
+    values = np.array([t.value for t in trials], dtype=float)
+    fig = Figure(figsize=(8, 5))
+    ax = fig.subplots()
+    ax.scatter(numbers, values, s=14, label="observed value")
+    if len(values):
+        ax.step(numbers, np.maximum.accumulate(values), where="post", color="C3", label="best")
+    ax.set_xlabel("trial")
+    ax.set_ylabel("sb/hand (observed, noisy)")
+    ax.set_title("Optimisation history")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
 
 
 def plot_importances(study: optuna.Study, path: Path) -> bool:
     """Parameter importances; ``False`` (and no file) when the study has too few trials."""
-    with matplotlib.rc_context(), warnings.catch_warnings():
-        warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
-        try:
-            ax = optuna.visualization.matplotlib.plot_param_importances(study)
-        except (ValueError, RuntimeError) as error:
-            logger.warning("no importance plot: %s", error)
-            return False
-        _save(ax, path)
+    try:
+        importances = optuna.importance.get_param_importances(study)
+    except (ValueError, RuntimeError) as error:
+        logger.warning("no importance plot: %s", error)
+        return False
+    names = list(reversed(importances))  # the most important at the top
+    values = [importances[name] for name in names]
+    fig = Figure(figsize=(8, 5))
+    ax = fig.subplots()
+    bars = ax.barh(names, values)
+    ax.bar_label(bars, [f"{v:.2f}" if v >= 0.01 else "<0.01" for v in values], padding=2)
+    ax.set_xlabel("importance for the observed value")
+    ax.set_title("Parameter importances")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
     return True
 
 
 def plot_confirmation(
-    reevaluation: list[Mapping[str, Any]], confirmation: Mapping[str, Any] | None, path: Path
+    reevaluation: Sequence[Estimate], confirmation: Confirmation | None, path: Path
 ) -> None:
     """Re-evaluated means with CIs; the confirmation's paired difference beside them."""
-    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4), gridspec_kw={"width_ratios": [3, 1]})
-    labels = [e["label"] for e in reevaluation]
-    means = np.array([e["mean"] for e in reevaluation])
-    errors = np.array([[e["mean"] - e["ci"][0], e["ci"][1] - e["mean"]] for e in reevaluation]).T
+    fig = Figure(figsize=(11, 4))
+    left, right = fig.subplots(1, 2, gridspec_kw={"width_ratios": [3, 1]})
+    labels = [e.label for e in reevaluation]
+    means = np.array([e.mean for e in reevaluation])
+    errors = np.array([[e.mean - e.ci[0], e.ci[1] - e.mean] for e in reevaluation]).T
     left.errorbar(range(len(labels)), means, yerr=errors, fmt="o", capsize=4)
     left.axhline(means[0], color="grey", linestyle="--", label="defaults")
     left.set_xticks(range(len(labels)), labels, rotation=30, ha="right")
     left.set_ylabel("sb/hand, re-evaluation deals (95% CI)")
-    left.set_title(f"re-evaluation ({reevaluation[0]['hands']:,} hands each)")
+    left.set_title(f"re-evaluation ({reevaluation[0].hands:,} hands each)")
     left.legend()
     if confirmation is not None:
-        diff, (lo, hi) = confirmation["diff"], confirmation["diff_ci"]
+        diff, (lo, hi) = confirmation.diff, confirmation.diff_ci
         right.errorbar([0], [diff], yerr=[[diff - lo], [hi - diff]], fmt="o", capsize=6)
-        right.set_title(f"confirmation ({confirmation['hands']:,} hands)")
+        right.set_title(f"confirmation ({confirmation.hands:,} hands)")
     else:
         right.set_title("no confirmation:\nthe defaults won")
     right.axhline(0.0, color="grey", linestyle="--")
@@ -107,13 +97,3 @@ def plot_confirmation(
     right.set_ylabel("paired difference, sb/hand (95% CI)")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
-    plt.close(fig)
-
-
-def _save(ax: Any, path: Path) -> None:
-    first = ax.flat[0] if isinstance(ax, np.ndarray) else ax
-    figure = first.get_figure()
-    figure.set_size_inches(8, 5)
-    figure.tight_layout()
-    figure.savefig(path, dpi=110)
-    plt.close(figure)

@@ -1,14 +1,15 @@
 """After the trials: re-evaluation, confirmation, and the files a study leaves in results/.
 
-``finish_study`` re-evaluates the top trials, confirms the winner against the BPP defaults and
-stores both as study attributes, so that ``write_outputs`` can regenerate every file from the
+``finish_study`` re-evaluates the top trials, confirms the winner against the agent's defaults
+and stores both as study attributes, so that ``write_outputs`` can regenerate every file from the
 stored study alone:
 
     results/<study>/best_params.json   tuned and default parameters, confirmation figures
     results/<study>/trials.csv         every trial: state, value, parameters, hands, SE, worker
     results/<study>/reevaluation.csv   the candidates on the re-evaluation deals
     results/<study>/summary.md         protocol, noise, throughput, re-evaluation, confirmation
-    results/<study>/plots/*.png        curves, history, importances, confirmation
+    results/<study>/plots/*.png        the spec's figure (BPP: curves.png), history,
+                                       importances, confirmation
 """
 
 from __future__ import annotations
@@ -16,26 +17,33 @@ from __future__ import annotations
 import csv
 import json
 import logging
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import optuna
 from optuna.trial import TrialState
 
-from agents.bpp import BPPParams
-from tuning.evaluation import Namespace, Protocol
-from tuning.plots import plot_confirmation, plot_curves, plot_history, plot_importances
-from tuning.reevaluate import DEFAULTS, Candidate, evaluate_candidates, top_candidates
-from tuning.space import SearchSpace
-from tuning.summary import summary_markdown
+from envs.validation import whole_number
+from tuning.evaluation import MatchProtocol, Namespace
+from tuning.plots import plot_confirmation, plot_history, plot_importances
+from tuning.reevaluate import (
+    DEFAULTS,
+    Confirmation,
+    Estimate,
+    evaluate_candidates,
+    top_candidates,
+)
+from tuning.studies import StudySpec
+from tuning.summary import StudySummary
 
 logger = logging.getLogger(__name__)
 
 
 def finish_study(
     study: optuna.Study,
-    space: SearchSpace,
-    protocol: Protocol,
+    spec: StudySpec,
+    protocol: MatchProtocol,
     *,
     top_k: int,
     reevaluation_blocks: int,
@@ -49,12 +57,11 @@ def finish_study(
         ("reevaluation_blocks", reevaluation_blocks),
         ("confirmation_blocks", confirmation_blocks),
     ):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise ValueError(f"{name} must be a positive integer, got {value!r}")
-    candidates = top_candidates(study, space, top_k)
+        whole_number(name, value, minimum=1, what="a positive integer")
+    candidates = top_candidates(study, spec, top_k)
     reevaluation = evaluate_candidates(
         candidates,
-        space,
+        spec,
         protocol,
         Namespace.REEVALUATE,
         reevaluation_blocks,
@@ -63,29 +70,21 @@ def finish_study(
     )
     best = max(reevaluation, key=lambda e: e.mean)
     winner = next(c for c in candidates if c.label == best.label)
-    confirmation = None
+    confirmation: Confirmation | None = None
     if winner.label != DEFAULTS:
         pair = evaluate_candidates(
             [candidates[0], winner],
-            space,
+            spec,
             protocol,
             Namespace.CONFIRM,
             confirmation_blocks,
             workers=workers,
             progress=progress,
         )
-        confirmation = {
-            "defaults": pair[0].to_dict(),
-            "tuned": pair[1].to_dict(),
-            "diff": pair[1].diff,
-            "diff_ci": list(pair[1].diff_ci),
-            "hands": pair[1].hands,
-        }
+        confirmation = Confirmation.of(pair[0], pair[1])
     study.set_user_attr("reevaluation", [e.to_dict() for e in reevaluation])
-    study.set_user_attr(
-        "winner", {"label": winner.label, "trial": winner.trial, "values": winner.values}
-    )
-    study.set_user_attr("confirmation", confirmation)
+    study.set_user_attr("winner", winner.to_dict())
+    study.set_user_attr("confirmation", confirmation.to_dict() if confirmation else None)
     study.set_user_attr("finished_trials", _finished(study))
 
 
@@ -99,48 +98,41 @@ def is_finished(study: optuna.Study) -> bool:
 
 
 def write_outputs(study: optuna.Study, directory: Path) -> list[Path]:
-    """Write the files of the module docstring from the stored study; returns their paths."""
-    attrs = study.user_attrs
-    if "winner" not in attrs:
-        raise ValueError(
-            f"study {study.study_name!r} has no re-evaluation yet: finish it with holdem-lab tune"
-        )
-    space_data = attrs["space"]
-    space = SearchSpace(
-        per_round_alpha=space_data["per_round_alpha"],
-        ranges={name: (lo, hi) for name, lo, hi, _ in space_data["params"]},
-    )
-    defaults = BPPParams()
-    winner = Candidate(
-        attrs["winner"]["label"], attrs["winner"]["trial"], attrs["winner"]["values"]
-    )
-    tuned = space.to_params(winner.values)
+    """Write the files of the module docstring from the stored study; returns their paths,
+    ``summary.md`` last.
+
+    Raises:
+        ValueError: if the study has no re-evaluation yet.
+    """
+    summary = StudySummary.from_study(study)
+    spec, winner = summary.spec, summary.winner
     plots = directory / "plots"
     plots.mkdir(parents=True, exist_ok=True)
     written = [
-        _write_json(directory / "best_params.json", _best_params(attrs, winner, defaults, tuned)),
-        _write_trials(directory / "trials.csv", study, space),
-        _write_reevaluation(directory / "reevaluation.csv", attrs["reevaluation"]),
+        _write_json(directory / "best_params.json", _best_params(summary)),
+        _write_trials(directory / "trials.csv", study, spec),
+        _write_reevaluation(directory / "reevaluation.csv", summary.reevaluation),
     ]
-    plot_curves(defaults, tuned, plots / "curves.png")
+    if spec.figure is not None:
+        spec.figure(spec.defaults, winner.values, plots / spec.figure_name)
+        written.append(plots / spec.figure_name)
     plot_history(study, plots / "history.png")
-    plot_confirmation(attrs["reevaluation"], attrs["confirmation"], plots / "confirmation.png")
-    written += [plots / "curves.png", plots / "history.png", plots / "confirmation.png"]
+    plot_confirmation(summary.reevaluation, summary.confirmation, plots / "confirmation.png")
+    written += [plots / "history.png", plots / "confirmation.png"]
     if plot_importances(study, plots / "importances.png"):
         written.append(plots / "importances.png")
-    summary = directory / "summary.md"
-    summary.write_text(summary_markdown(study, defaults, tuned, [p.name for p in written]))
-    return [*written, summary]
+    markdown = directory / "summary.md"
+    markdown.write_text(summary.markdown([p.name for p in written]))
+    return [*written, markdown]
 
 
-def _best_params(
-    attrs: dict[str, Any], winner: Candidate, defaults: BPPParams, tuned: BPPParams
-) -> dict[str, Any]:
+def _best_params(summary: StudySummary) -> dict[str, Any]:
+    spec, confirmation = summary.spec, summary.confirmation
     return {
-        "tuned": tuned.to_dict(),
-        "tuned_source": winner.label,
-        "defaults": defaults.to_dict(),
-        "confirmation": attrs["confirmation"],
+        "tuned": spec.settings(summary.winner.values),
+        "tuned_source": summary.winner.label,
+        "defaults": spec.settings(spec.defaults),
+        "confirmation": confirmation.to_dict() if confirmation else None,
         "unit": "small bets per hand",
     }
 
@@ -163,8 +155,8 @@ TRIAL_ATTRS = (
 """The trial attributes written to ``trials.csv`` (set by the objective and the study)."""
 
 
-def _write_trials(path: Path, study: optuna.Study, space: SearchSpace) -> Path:
-    columns = ["number", "state", "value", *space.names, *TRIAL_ATTRS, "started", "completed"]
+def _write_trials(path: Path, study: optuna.Study, spec: StudySpec) -> Path:
+    columns = ["number", "state", "value", *spec.names, *TRIAL_ATTRS, "started", "completed"]
     with path.open("w", newline="") as handle:
         writer = csv.writer(handle)
         writer.writerow(columns)
@@ -174,7 +166,7 @@ def _write_trials(path: Path, study: optuna.Study, space: SearchSpace) -> Path:
                     t.number,
                     t.state.name,
                     t.value,
-                    *(t.params.get(name) for name in space.names),
+                    *(t.params.get(name) for name in spec.names),
                     *(t.user_attrs.get(key) for key in TRIAL_ATTRS),
                     t.datetime_start.isoformat() if t.datetime_start else None,
                     t.datetime_complete.isoformat() if t.datetime_complete else None,
@@ -183,7 +175,7 @@ def _write_trials(path: Path, study: optuna.Study, space: SearchSpace) -> Path:
     return path
 
 
-def _write_reevaluation(path: Path, rows: list[dict[str, Any]]) -> Path:
+def _write_reevaluation(path: Path, rows: Sequence[Estimate]) -> Path:
     with path.open("w", newline="") as handle:
         writer = csv.writer(handle)
         writer.writerow(
@@ -200,7 +192,5 @@ def _write_reevaluation(path: Path, rows: list[dict[str, Any]]) -> Path:
             ]
         )
         for r in rows:
-            writer.writerow(
-                [r["label"], r["trial"], r["hands"], r["mean"], *r["ci"], r["diff"], *r["diff_ci"]]
-            )
+            writer.writerow([r.label, r.trial, r.hands, r.mean, *r.ci, r.diff, *r.diff_ci])
     return path

@@ -20,7 +20,8 @@ from optuna.search_space import IntersectionSearchSpace
 from optuna.trial import FrozenTrial, TrialState
 
 STARTUP_TRIALS = 20
-"""Random trials before the model-based samplers take over (tuning.md: 20-30 for 10-D)."""
+"""Random trials before the model-based samplers take over (20 to 30 is the usual advice for
+about ten dimensions)."""
 
 
 class SamplerName(StrEnum):
@@ -34,13 +35,28 @@ class SamplerName(StrEnum):
     GREEDY = "greedy"
 
 
-def make_sampler(name: SamplerName | str, seed: int) -> BaseSampler:
-    """A seeded sampler; ``ValueError`` for an unknown name or a missing dependency."""
+def sampler_kind(name: SamplerName | str) -> SamplerName:
+    """The sampler ``name`` names, once its dependencies are known to be installed.
+
+    Raises:
+        ValueError: for an unknown name or a missing dependency.
+    """
     try:
         kind = SamplerName(name)
     except ValueError:
         known = ", ".join(s.value for s in SamplerName)
         raise ValueError(f"unknown sampler {name!r}; choose one of {known}") from None
+    if kind is SamplerName.CMAES:
+        _require("cmaes", "the CMA-ES sampler")
+    if kind is SamplerName.GP:
+        _require("torch", "the GP sampler")
+        _require("scipy", "the GP sampler")
+    return kind
+
+
+def make_sampler(name: SamplerName | str, seed: int) -> BaseSampler:
+    """A seeded sampler; ``ValueError`` for an unknown name or a missing dependency."""
+    kind = sampler_kind(name)
     if kind is SamplerName.TPE:
         return optuna.samplers.TPESampler(seed=seed, n_startup_trials=STARTUP_TRIALS)
     if kind is SamplerName.TPE_INDEPENDENT:
@@ -48,11 +64,8 @@ def make_sampler(name: SamplerName | str, seed: int) -> BaseSampler:
             seed=seed, n_startup_trials=STARTUP_TRIALS, multivariate=False
         )
     if kind is SamplerName.CMAES:
-        _require("cmaes", "the CMA-ES sampler")
         return optuna.samplers.CmaEsSampler(seed=seed, n_startup_trials=STARTUP_TRIALS)
     if kind is SamplerName.GP:
-        _require("torch", "the GP sampler")
-        _require("scipy", "the GP sampler")
         return optuna.samplers.GPSampler(seed=seed, n_startup_trials=STARTUP_TRIALS)
     if kind is SamplerName.RANDOM:
         return RandomSampler(seed=seed)

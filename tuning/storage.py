@@ -8,7 +8,8 @@ Storages (``open_storage``):
 * an RDB URL (``postgresql://...``, ``mysql://...``, ``sqlite:///...``): Optuna's RDB storage
   with a heartbeat, so that a trial whose worker died is marked failed and re-queued with the
   same parameters (``RetryHeartbeatStaleTrialCallback``). PostgreSQL is the way to run workers
-  on several machines.
+  on several machines. Processes that open a fresh database at once create its tables one at
+  a time (a server lock), as concurrent CREATE TABLE fails in PostgreSQL.
 
 Budget. Optuna's ``n_trials`` counts per worker, and its ``MaxTrialsCallback`` checks the count
 after a trial, so concurrent workers overshoot a total. Here a worker asks for a new trial only
@@ -21,26 +22,32 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
 import logging
 import os
 import socket
 import threading
-import warnings
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import optuna
-from optuna.storages import (
-    BaseStorage,
-    InMemoryStorage,
-    JournalStorage,
-    RDBStorage,
-    RetryHeartbeatStaleTrialCallback,
-)
-from optuna.storages._cached_storage import _CachedStorage  # Study's wrapper of RDB storages
+from optuna.storages import BaseStorage, InMemoryStorage, JournalStorage, RDBStorage
 from optuna.storages.journal import JournalFileBackend
-from optuna.trial import TrialState
+from optuna.trial import FrozenTrial, TrialState
+
+from tuning.optuna_compat import (
+    journal_file,
+    rdb_storage,
+    retry_callback,
+    storage_of,
+    trial_id,
+    unwrap_storage,
+)
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Engine  # imported by Optuna's RDB storage, when used
 
 logger = logging.getLogger(__name__)
 
@@ -55,15 +62,14 @@ def journal_path(results_dir: Path, study_name: str) -> Path:
     return results_dir / study_name / "study.log"
 
 
-def _retry_callback() -> RetryHeartbeatStaleTrialCallback:
-    with warnings.catch_warnings():  # "experimental" since Optuna 2.8
-        warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
-        return RetryHeartbeatStaleTrialCallback(max_retry=MAX_RETRY)
-
-
 MAX_RETRY = 3
 """Attempts of a trial whose worker died, before it is given up (then it stays failed)."""
-RETRY = _retry_callback()
+
+
+@functools.cache
+def _retry() -> Callable[[optuna.Study, FrozenTrial], None]:
+    """The one callback that queues a dead worker's trial again (heartbeat and journal)."""
+    return retry_callback(MAX_RETRY)
 
 
 def open_storage(
@@ -88,14 +94,7 @@ def open_storage(
             "sqlite:///PATH, 'memory', or no --storage for the journal file in results/"
         )
     try:
-        with warnings.catch_warnings():  # the heartbeat is "experimental" since Optuna 2.9
-            warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
-            return RDBStorage(
-                url,
-                heartbeat_interval=heartbeat_interval,
-                grace_period=grace_period,
-                heartbeat_stale_trial_callback=RETRY,
-            )
+        return _open_rdb(url, heartbeat_interval, grace_period)
     except ImportError:
         raise ValueError(
             f"no database driver for {scheme}: install it with pip install 'holdem-lab[postgres]'"
@@ -104,6 +103,62 @@ def open_storage(
         ) from None
     except Exception as error:  # SQLAlchemy raises many kinds: say what failed, and why
         raise ValueError(f"cannot open the storage {_redact(url)}: {_first_line(error)}") from None
+
+
+SCHEMA_LOCK = "holdem-lab schema"
+"""The server lock under which a process creates Optuna's tables (see ``_open_rdb``)."""
+
+
+def _open_rdb(url: str, heartbeat_interval: int, grace_period: int) -> RDBStorage:
+    """Optuna's RDB storage, its tables created by one process at a time.
+
+    ``RDBStorage`` creates its tables when they are missing; two processes doing so at once on
+    a fresh PostgreSQL database collide in the catalogue (``duplicate key value violates
+    unique constraint "pg_type_typname_nsp_index"``: concurrent CREATE TABLE is not safe
+    there). So the first process to open a server's database creates them under a server
+    lock, and the others find them made. SQLite serialises its writers itself.
+    """
+    import sqlalchemy
+    from sqlalchemy.pool import NullPool
+
+    engine = sqlalchemy.create_engine(url, poolclass=NullPool)
+    try:
+        with _server_lock(engine, SCHEMA_LOCK):
+            return rdb_storage(
+                url,
+                heartbeat_interval=heartbeat_interval,
+                grace_period=grace_period,
+                stale_trial_callback=_retry(),
+            )
+    finally:
+        engine.dispose()
+
+
+@contextlib.contextmanager
+def _server_lock(engine: Engine, name: str) -> Iterator[None]:
+    """Hold the lock ``name`` of a database server, for every process that asks for it (an
+    advisory lock in PostgreSQL, a named lock in MySQL; nothing for SQLite files)."""
+    from sqlalchemy import text
+
+    backend = engine.url.get_backend_name()
+    if backend not in ("postgresql", "mysql"):
+        yield
+        return
+    key = zlib.crc32(name.encode())
+    with engine.connect() as connection:
+        if backend == "postgresql":
+            connection.execute(text("SELECT pg_advisory_lock(:key)"), {"key": key})
+            try:
+                yield
+            finally:
+                connection.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": key})
+        else:
+            lock = f"holdem-lab-{key}"
+            connection.execute(text("SELECT GET_LOCK(:name, -1)"), {"name": lock})
+            try:
+                yield
+            finally:
+                connection.execute(text("SELECT RELEASE_LOCK(:name)"), {"name": lock})
 
 
 def _redact(url: str) -> str:
@@ -123,31 +178,25 @@ def _first_line(error: BaseException) -> str:
 
 def is_shared(storage: BaseStorage) -> bool:
     """Whether other processes can reach ``storage`` (everything but in-memory)."""
-    return not isinstance(_unwrap(storage), InMemoryStorage)
+    return not isinstance(unwrap_storage(storage), InMemoryStorage)
 
 
 _THREAD_LOCK = threading.Lock()
 
 
-def _unwrap(storage: BaseStorage) -> BaseStorage:
-    """The storage behind the cache ``optuna.Study`` wraps an RDB storage in."""
-    return storage._backend if isinstance(storage, _CachedStorage) else storage
-
-
 @contextlib.contextmanager
 def budget_lock(storage: BaseStorage, study_name: str) -> Iterator[None]:
     """Hold the lock that serialises "count the trials, then ask for one" across workers."""
-    storage = _unwrap(storage)
+    storage = unwrap_storage(storage)
     if isinstance(storage, InMemoryStorage):
         with _THREAD_LOCK:
             yield
         return
     if isinstance(storage, JournalStorage):
-        backend = storage._backend  # the journal file; Optuna has no public accessor
-        path = getattr(backend, "_file_path", None)
+        path = journal_file(storage)
         if path is None:
             raise ValueError("only journal files are supported as journal storages")
-        with _file_lock(Path(path + ".budget.lock")):
+        with _file_lock(path.with_name(path.name + ".budget.lock")):
             yield
         return
     if isinstance(storage, RDBStorage):
@@ -160,25 +209,10 @@ def budget_lock(storage: BaseStorage, study_name: str) -> Iterator[None]:
             with _file_lock(Path(database + ".budget.lock")):
                 yield
             return
-        key = zlib.crc32(f"holdem-lab budget {study_name}".encode())
-        with engine.connect() as connection:
-            from sqlalchemy import text
-
-            if backend == "postgresql":
-                connection.execute(text("SELECT pg_advisory_lock(:key)"), {"key": key})
-                try:
-                    yield
-                finally:
-                    connection.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": key})
-                return
-            if backend == "mysql":
-                name = f"holdem-lab-{key}"
-                connection.execute(text("SELECT GET_LOCK(:name, -1)"), {"name": name})
-                try:
-                    yield
-                finally:
-                    connection.execute(text("SELECT RELEASE_LOCK(:name)"), {"name": name})
-                return
+        if backend in ("postgresql", "mysql"):
+            with _server_lock(engine, f"holdem-lab budget {study_name}"):
+                yield
+            return
     raise ValueError(f"no budget lock for the storage {type(storage).__name__}")
 
 
@@ -194,7 +228,7 @@ def _file_lock(path: Path) -> Iterator[None]:
 
 def has_heartbeat(storage: BaseStorage) -> bool:
     """Whether ``storage`` records heartbeats (an RDB storage opened by ``open_storage``)."""
-    storage = _unwrap(storage)
+    storage = unwrap_storage(storage)
     return isinstance(storage, RDBStorage) and storage.get_heartbeat_interval() is not None
 
 
@@ -212,11 +246,12 @@ def requeue_orphans(study: optuna.Study) -> list[int]:
     ``RetryHeartbeatStaleTrialCallback`` writes them), so that nothing is lost and the failed
     attempt does not count. Returns the numbers of the trials failed.
     """
-    if has_heartbeat(study._storage):
+    storage = storage_of(study)
+    if has_heartbeat(storage):
         return []  # the heartbeat finds dead workers on every host
     host = socket.gethostname()
     failed = []
-    with budget_lock(study._storage, study.study_name):  # one worker re-queues a trial once
+    with budget_lock(storage, study.study_name):  # one worker re-queues a trial once
         for trial in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)):
             tag = trial.user_attrs.get("worker", "")
             tag_host, _, pid = tag.rpartition(":")
@@ -224,7 +259,7 @@ def requeue_orphans(study: optuna.Study) -> list[int]:
                 continue
             study.tell(trial.number, state=TrialState.FAIL)
             # Queue the retry exactly as the RDB heartbeat does, so that both paths read alike.
-            RETRY(study, study._storage.get_trial(trial._trial_id))
+            _retry()(study, storage.get_trial(trial_id(trial)))
             failed.append(trial.number)
             logger.warning("trial %d lost its worker %s: failed and re-queued", trial.number, tag)
     return failed

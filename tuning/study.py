@@ -1,10 +1,11 @@
 """Creating, resuming and running a tuning study with one or more worker processes.
 
-A study stores its protocol, search space and sampler settings as study attributes when it is
-created; resuming it (same name, same storage) checks that they have not changed, because
-values measured under another protocol are not comparable. The BPP defaults are queued as the
-first trial. Workers (``run_worker``) each use their own sampler seed (``seed + worker_id``)
-and stop when the study's total is reached (see ``tuning.storage`` for the budget lock).
+A study stores its agent, protocol, search space and sampler settings as study attributes
+when it is created; resuming it (same name, same storage) checks that they have not changed,
+because values measured under another protocol are not comparable. The agent's defaults (its
+spec's, ``tuning.studies``) are queued as the first trial. Workers (``run_worker``) each use
+their own sampler seed (``seed + worker_id``) and stop when the study's total is reached (see
+``tuning.storage`` for the budget lock).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import logging
 import platform
 import sys
 import time
-import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib.metadata import version
 from pathlib import Path
@@ -23,12 +24,13 @@ from typing import Any
 import optuna
 from optuna.trial import FrozenTrial, TrialState
 
-from agents.bpp import BPPParams
-from tuning.evaluation import Protocol
-from tuning.objective import PrunerName, make_objective, make_pruner
-from tuning.samplers import SamplerName, make_sampler
-from tuning.space import SearchSpace
+from envs.validation import whole_number
+from tuning.evaluation import MatchProtocol
+from tuning.objective import PrunerName, make_objective, make_pruner, pruner_kind
+from tuning.optuna_compat import fail_stale_trials, storage_of, study_with_ask_hook
+from tuning.samplers import SamplerName, make_sampler, sampler_kind
 from tuning.storage import COUNTED, budget_lock, open_storage, requeue_orphans, worker_tag
+from tuning.studies import DEFAULT_AGENT, StudySpec, default_spec, spec_from_attrs
 
 logger = logging.getLogger(__name__)
 
@@ -47,21 +49,25 @@ class StudySettings:
     pruner: PrunerName = PrunerName.NONE
     seed: int = 0
     """Sampler seed of worker 0; worker ``k`` uses ``seed + k``."""
-    protocol: Protocol = field(default_factory=Protocol)
-    space: SearchSpace = field(default_factory=SearchSpace)
+    protocol: MatchProtocol = field(default_factory=MatchProtocol)
+    spec: StudySpec = field(default_factory=default_spec)
+    """What the study tunes (the agent, its parameters and their ranges)."""
     heartbeat_interval: int = 60
     grace_period: int = 180
 
     def __post_init__(self) -> None:
         if not self.study_name or "/" in self.study_name:
             raise ValueError(f"study name must be non-empty without '/', got {self.study_name!r}")
-        if isinstance(self.trials, bool) or not isinstance(self.trials, int) or self.trials < 1:
-            raise ValueError(f"trials must be a positive integer, got {self.trials!r}")
-        SamplerName(self.sampler)
-        PrunerName(self.pruner)
+        whole_number("trials", self.trials, minimum=1, what="a positive integer")
+        whole_number("seed", self.seed, minimum=0)
+        whole_number("heartbeat_interval", self.heartbeat_interval, minimum=1)
+        whole_number("grace_period", self.grace_period, minimum=1)
+        # Unknown names and missing dependencies fail here, before anything runs.
+        object.__setattr__(self, "sampler", sampler_kind(self.sampler))
+        object.__setattr__(self, "pruner", pruner_kind(self.pruner))
 
     def open(self) -> optuna.storages.BaseStorage:
-        """The storage of the study."""
+        """The storage of the study (the one place a storage is opened from settings)."""
         return open_storage(
             self.storage,
             results_dir=self.results_dir,
@@ -75,48 +81,42 @@ class BudgetExhausted(Exception):
     """The study has its total of trials done, running or queued."""
 
 
-class BudgetedStudy(optuna.Study):
-    """A study whose ``ask`` refuses to create trials beyond ``total`` (atomically).
+@dataclass(frozen=True)
+class TrialBudget:
+    """Refuses to create trials beyond ``total`` (atomically, across workers); the ask hook
+    of a worker's study (``tuning.optuna_compat.study_with_ask_hook``).
 
-    When the total is reached but other workers still run trials, ``ask`` waits instead of
-    giving up: one of them may die, and its trial must then be retried by a live worker (the
+    When the total is reached but other workers still run trials, it waits instead of giving
+    up: one of them may die, and its trial must then be retried by a live worker (the
     heartbeat of an RDB storage fails stale trials and re-queues them; for a journal file,
     trials of dead local processes are re-queued).
     """
 
-    def __init__(
-        self, *, total: int, sampler_seed: int, poll_seconds: float = 1.0, **kwargs: Any
-    ) -> None:
-        super().__init__(**kwargs)
-        self._total = total
-        self._sampler_seed = sampler_seed
-        self._poll = poll_seconds
+    total: int
+    sampler_seed: int
+    """Recorded on every trial this worker runs."""
+    poll_seconds: float = 1.0
 
-    def ask(self, fixed_distributions: Any = None) -> optuna.Trial:
+    def ask(self, study: optuna.Study, create: Callable[[], optuna.Trial]) -> optuna.Trial:
         """Take a queued trial or create one, unless the total is reached."""
         while True:
-            with budget_lock(self._storage, self.study_name):
-                counted = self.get_trials(deepcopy=False, states=COUNTED)
+            with budget_lock(storage_of(study), study.study_name):
+                counted = study.get_trials(deepcopy=False, states=COUNTED)
                 states = {t.state for t in counted}
-                if TrialState.WAITING in states or len(counted) < self._total:
-                    trial = super().ask(fixed_distributions)
+                if TrialState.WAITING in states or len(counted) < self.total:
+                    trial = create()
                     trial.set_user_attr("worker", worker_tag())
-                    trial.set_user_attr("sampler_seed", self._sampler_seed)
+                    trial.set_user_attr("sampler_seed", self.sampler_seed)
                     return trial
                 if TrialState.RUNNING not in states:
                     raise BudgetExhausted
-            time.sleep(self._poll)
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
-                optuna.storages.fail_stale_trials(self)  # a no-op without a heartbeat
-            requeue_orphans(self)
+            time.sleep(self.poll_seconds)
+            fail_stale_trials(study)  # a no-op without a heartbeat
+            requeue_orphans(study)
 
 
-def prepare_study(
-    settings: StudySettings, storage: optuna.storages.BaseStorage | None = None
-) -> optuna.Study:
+def prepare_study(settings: StudySettings, storage: optuna.storages.BaseStorage) -> optuna.Study:
     """Create the study or check a resumed one; queue the defaults; re-queue lost trials."""
-    storage = storage if storage is not None else settings.open()
     study = optuna.create_study(
         study_name=settings.study_name,
         storage=storage,
@@ -130,7 +130,9 @@ def prepare_study(
             study.set_user_attr(key, value)
         study.set_user_attr("environment", _environment())
     else:
-        changed = [key for key, value in expected.items() if stored.get(key) != value]
+        changed = [
+            key for key, value in expected.items() if stored.get(key, LEGACY.get(key)) != value
+        ]
         if changed:
             raise ValueError(
                 f"study {settings.study_name!r} exists with other {', '.join(changed)} "
@@ -138,20 +140,29 @@ def prepare_study(
                 "settings, or start a new study name"
             )
     study.set_user_attr("trials", settings.trials)  # the requested total; workers read it
-    defaults = settings.space.from_params(BPPParams())
-    outside = settings.space.outside(defaults)
+    defaults = dict(settings.spec.defaults)
+    outside = settings.spec.outside(defaults)
     if outside:
-        logger.warning("BPP defaults lie outside the searched ranges of %s: not queued", outside)
+        logger.warning(
+            "the %s defaults lie outside the searched ranges of %s: not queued",
+            settings.spec.agent,
+            outside,
+        )
     else:
         study.enqueue_trial(defaults, user_attrs={"source": "defaults"}, skip_if_exists=True)
     requeue_orphans(study)
     return study
 
 
+LEGACY = {"agent": DEFAULT_AGENT}
+"""Attributes of studies stored before they existed: what those studies were."""
+
+
 def _study_attrs(settings: StudySettings) -> dict[str, Any]:
     return {
+        "agent": settings.spec.agent,
         "protocol": settings.protocol.to_dict(),
-        "space": settings.space.describe(),
+        "space": settings.spec.describe(),
         "sampler": str(settings.sampler),
         "pruner": str(settings.pruner),
         "seed": settings.seed,
@@ -179,16 +190,12 @@ def settings_from_study(study_name: str, storage: str) -> StudySettings:
         ) from None
     if "protocol" not in attrs:
         raise ValueError(f"study {study_name!r} was not created by holdem-lab tune")
-    space = attrs["space"]
     return StudySettings(
         study_name=study_name,
         trials=attrs["trials"],
         storage=storage,
-        protocol=Protocol.from_dict(attrs["protocol"]),
-        space=SearchSpace(
-            per_round_alpha=space["per_round_alpha"],
-            ranges={name: (low, high) for name, low, high, _ in space["params"]},
-        ),
+        protocol=MatchProtocol.from_dict(attrs["protocol"]),
+        spec=spec_from_attrs(attrs),
         sampler=SamplerName(attrs["sampler"]),
         pruner=PrunerName(attrs["pruner"]),
         seed=attrs["seed"],
@@ -198,21 +205,20 @@ def settings_from_study(study_name: str, storage: str) -> StudySettings:
 def run_worker(
     settings: StudySettings,
     worker_id: int,
+    storage: optuna.storages.BaseStorage,
     *,
-    storage: optuna.storages.BaseStorage | None = None,
     callbacks: list[Any] | None = None,
 ) -> int:
     """Run trials until the study's total is reached; returns how many this worker ran."""
-    storage = storage if storage is not None else settings.open()
-    study = BudgetedStudy(
-        total=settings.trials,
-        sampler_seed=settings.seed + worker_id,
+    budget = TrialBudget(total=settings.trials, sampler_seed=settings.seed + worker_id)
+    study = study_with_ask_hook(
+        budget.ask,
         study_name=settings.study_name,
         storage=storage,
         sampler=make_sampler(settings.sampler, settings.seed + worker_id),
         pruner=make_pruner(settings.pruner),
     )
-    objective = make_objective(settings.space, settings.protocol)
+    objective = make_objective(settings.spec, settings.protocol)
     ran = 0
 
     def count(study: optuna.Study, trial: FrozenTrial) -> None:

@@ -1,16 +1,24 @@
-"""The markdown summary of a study: protocol, noise, throughput, re-evaluation, confirmation."""
+"""A finished study's figures (``StudySummary``), read from its storage, and its ``summary.md``.
+
+The summary is built from the stored study alone (its attributes and trials), so that every
+file of ``results/<study>/`` can be regenerated from the storage (``holdem-lab plot``).
+"""
 
 from __future__ import annotations
 
 import statistics
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import optuna
 from optuna.trial import TrialState
 
-from agents.bpp import BPPParams
-from tuning.evaluation import Namespace
+from tuning.evaluation import MatchProtocol, Namespace
+from tuning.reevaluate import Candidate, Confirmation, Estimate
+from tuning.studies import StudySpec, spec_from_attrs
+
+__all__ = ["StudySummary", "format_ci", "noise_and_throughput"]
 
 
 def noise_and_throughput(study: optuna.Study) -> tuple[float | None, float | None]:
@@ -22,70 +30,150 @@ def noise_and_throughput(study: optuna.Study) -> tuple[float | None, float | Non
     return (statistics.median(errors) if errors else None, hands / cpu if cpu else None)
 
 
-def summary_markdown(
-    study: optuna.Study, defaults: BPPParams, tuned: BPPParams, files: list[str]
-) -> str:
-    """The ``summary.md`` of a finished study."""
-    attrs = study.user_attrs
-    protocol = attrs["protocol"]
-    trials = study.get_trials(deepcopy=False)
-    states = {s.name: sum(t.state == s for t in trials) for s in TrialState}
-    counts = ", ".join(f"{k.lower()} {v}" for k, v in states.items() if v)
-    hands_per_trial = (
-        2 * protocol["deals_per_block"] * len(protocol["opponents"]) * protocol["blocks"]
-    )
-    se, rate = noise_and_throughput(study)
-    complete = [t for t in trials if t.state == TrialState.COMPLETE and t.value is not None]
-    lines = [
-        f"# Tuning study `{study.study_name}`",
-        "",
-        "BPP (mixed strategy) with the trial's parameters against "
-        f"{', '.join(f'`{o}`' for o in protocol['opponents'])}, heads-up, duplicate deals "
-        "(each deal played twice with the seats swapped), the same deal blocks for every trial "
-        "(common random numbers). Unit: small bets per hand (sb/hand); 95% t intervals over "
-        "blocks.",
-        "",
-        "## Protocol",
-        "",
-        f"- trials: {len(trials)} ({counts})",
-        f"- per trial: {protocol['blocks']} blocks x {protocol['deals_per_block']} deals x "
-        f"2 seatings = {hands_per_trial:,} hands",
-        f"- game: blinds {protocol['small_blind']}/{protocol['big_blind']}, bets "
-        f"{protocol['small_bet']}/{protocol['big_bet']}, ACPC caps",
-        f"- seeds: deals root seed {protocol['seed']} (namespaces: tuning "
-        f"{int(Namespace.TUNE)}, re-evaluation {int(Namespace.REEVALUATE)}, confirmation "
-        f"{int(Namespace.CONFIRM)}); sampler `{attrs['sampler']}` seed {attrs['seed']} "
-        "(worker k uses seed + k); pruner "
-        f"`{attrs['pruner']}`",
-        f"- search space: {_space(attrs['space'])}",
-        f"- versions: {', '.join(f'{k} {v}' for k, v in attrs.get('environment', {}).items())}",
-        "",
-        "## Noise and throughput",
-        "",
-        f"- median standard error of one trial's value: {_num(se)} sb/hand",
-        f"- throughput: {_num(rate, '{:,.0f}')} hands per CPU-second (one worker process)",
-        f"- best observed value: {_num(max((t.value for t in complete), default=None))} sb/hand "
-        "(optimistic: the maximum of noisy values; see the re-evaluation)",
-        "",
-        "## Re-evaluation (fresh deals, same deals for every candidate)",
-        "",
-        "| candidate | hands | sb/hand | 95% CI | minus defaults | 95% CI (paired) |",
-        "|---|---:|---:|---|---:|---|",
-    ]
-    for e in attrs["reevaluation"]:
-        lines.append(
-            f"| {e['label']} | {e['hands']:,} | {e['mean']:+.4f} | {format_ci(e['ci'])} | "
-            f"{e['diff']:+.4f} | {format_ci(e['diff_ci'])} |"
+@dataclass(frozen=True, kw_only=True)
+class StudySummary:
+    """What a finished study found, as ``summary.md`` and ``holdem-lab tune`` report it."""
+
+    name: str
+    spec: StudySpec
+    """What the study tuned (rebuilt from the stored attributes)."""
+    protocol: MatchProtocol
+    sampler: str
+    sampler_seed: int
+    """Worker 0's sampler seed; worker k uses ``sampler_seed + k``."""
+    pruner: str
+    environment: Mapping[str, str]
+    """Versions of holdem-lab, Optuna, Python and the platform when the study was created."""
+    trial_states: Mapping[str, int]
+    """Trials per state name (``COMPLETE``, ``PRUNED``, ...), in Optuna's order of states."""
+    std_error: float | None
+    """Median standard error of one trial's value (sb/hand)."""
+    hands_per_cpu_second: float | None
+    best_observed: float | None
+    """The best observed trial value: optimistic (the maximum of noisy values)."""
+    reevaluation: tuple[Estimate, ...]
+    """The defaults first, then the top trials, on the re-evaluation deals."""
+    winner: Candidate
+    confirmation: Confirmation | None
+    """``None`` when the defaults won the re-evaluation."""
+
+    @classmethod
+    def from_study(cls, study: optuna.Study) -> StudySummary:
+        """The summary of a stored study; ``ValueError`` if it has no re-evaluation yet."""
+        attrs = study.user_attrs
+        if "winner" not in attrs:
+            raise ValueError(
+                f"study {study.study_name!r} has no re-evaluation yet: finish it with "
+                "holdem-lab tune"
+            )
+        trials = study.get_trials(deepcopy=False)
+        std_error, rate = noise_and_throughput(study)
+        values = [t.value for t in trials if t.state == TrialState.COMPLETE]
+        confirmation = attrs["confirmation"]
+        return cls(
+            name=study.study_name,
+            spec=spec_from_attrs(attrs),
+            protocol=MatchProtocol.from_dict(attrs["protocol"]),
+            sampler=str(attrs["sampler"]),
+            sampler_seed=int(attrs["seed"]),
+            pruner=str(attrs["pruner"]),
+            environment=dict(attrs.get("environment", {})),
+            trial_states={s.name: sum(t.state == s for t in trials) for s in TrialState},
+            std_error=std_error,
+            hands_per_cpu_second=rate,
+            best_observed=max((v for v in values if v is not None), default=None),
+            reevaluation=tuple(Estimate.from_dict(e) for e in attrs["reevaluation"]),
+            winner=Candidate.from_dict(attrs["winner"]),
+            confirmation=Confirmation.from_dict(confirmation) if confirmation else None,
         )
-    lines += ["", "## Confirmation (independent deals)", ""]
-    confirmation = attrs["confirmation"]
-    if confirmation is None:
-        lines.append(
-            "The defaults had the best re-evaluated mean: no tuned parameter set beat them, "
-            "so the defaults are the result."
+
+    @property
+    def trials(self) -> int:
+        """Trials of the study in every state."""
+        return sum(self.trial_states.values())
+
+    def verdict(self) -> str:
+        """One line: the confirmed difference of the tuned parameters, or that none won."""
+        if self.confirmation is None:
+            return "the defaults won the re-evaluation: no tuned parameters beat them"
+        lo, hi = self.confirmation.diff_ci
+        return (
+            f"tuned ({self.winner.label}) minus defaults on confirmation deals: "
+            f"{self.confirmation.diff:+.4f} sb/hand, 95% CI [{lo:+.4f}, {hi:+.4f}] "
+            f"({self.confirmation.hands:,} hands each)"
         )
-    else:
-        lo, hi = confirmation["diff_ci"]
+
+    def markdown(self, files: Sequence[str]) -> str:
+        """The ``summary.md`` of the study, listing ``files`` (written beside it)."""
+        p = self.protocol
+        counts = ", ".join(f"{k.lower()} {v}" for k, v in self.trial_states.items() if v)
+        hands_per_trial = p.hands_per_block * p.blocks
+        lines = [
+            f"# Tuning study `{self.name}`",
+            "",
+            f"{self.spec.title} with the trial's parameters against "
+            f"{', '.join(f'`{o}`' for o in p.opponents)}, heads-up, duplicate deals (each deal "
+            "played twice with the seats swapped), the same deal blocks for every trial "
+            "(common random numbers). Unit: small bets per hand (sb/hand); 95% t intervals "
+            "over blocks.",
+            "",
+            "## Protocol",
+            "",
+            f"- trials: {self.trials} ({counts})",
+            f"- per trial: {p.blocks} blocks x {p.deals_per_block} deals x 2 seatings = "
+            f"{hands_per_trial:,} hands",
+            f"- game: blinds {p.small_blind}/{p.big_blind}, bets {p.small_bet}/{p.big_bet}, "
+            "ACPC caps",
+            f"- seeds: deals root seed {p.seed} (namespaces: tuning {int(Namespace.TUNE)}, "
+            f"re-evaluation {int(Namespace.REEVALUATE)}, confirmation "
+            f"{int(Namespace.CONFIRM)}); sampler `{self.sampler}` seed {self.sampler_seed} "
+            f"(worker k uses seed + k); pruner `{self.pruner}`",
+            f"- search space: {self._space()}",
+            f"- versions: {', '.join(f'{k} {v}' for k, v in self.environment.items())}",
+            "",
+            "## Noise and throughput",
+            "",
+            f"- median standard error of one trial's value: {_num(self.std_error)} sb/hand",
+            f"- throughput: {_num(self.hands_per_cpu_second, '{:,.0f}')} hands per "
+            "CPU-second (one worker process)",
+            f"- best observed value: {_num(self.best_observed)} sb/hand (optimistic: the "
+            "maximum of noisy values; see the re-evaluation)",
+            "",
+            "## Re-evaluation (fresh deals, same deals for every candidate)",
+            "",
+            "| candidate | hands | sb/hand | 95% CI | minus defaults | 95% CI (paired) |",
+            "|---|---:|---:|---|---:|---|",
+        ]
+        for e in self.reevaluation:
+            lines.append(
+                f"| {e.label} | {e.hands:,} | {e.mean:+.4f} | {format_ci(e.ci)} | "
+                f"{e.diff:+.4f} | {format_ci(e.diff_ci)} |"
+            )
+        lines += ["", "## Confirmation (independent deals)", "", *self._confirmation()]
+        lines += ["", "## Parameters", "", "| parameter | defaults | tuned |", "|---|---:|---:|"]
+        defaults = self.spec.settings(self.spec.defaults)
+        for key, value in self.spec.settings(self.winner.values).items():
+            lines.append(f"| {key} | {_value(defaults[key])} | {_value(value)} |")
+        lines += ["", "## Files", "", *(f"- `{name}`" for name in files), ""]
+        lines.append(
+            f"Regenerate the files from the stored study: `holdem-lab plot --study {self.name}`."
+        )
+        return "\n".join(lines) + "\n"
+
+    def _space(self) -> str:
+        return "; ".join(
+            f"{r.name} in [{r.low:g}, {r.high:g}]{' (log)' if r.log else ''}"
+            for r in self.spec.params
+        )
+
+    def _confirmation(self) -> list[str]:
+        c = self.confirmation
+        if c is None:
+            return [
+                "The defaults had the best re-evaluated mean: no tuned parameter set beat "
+                "them, so the defaults are the result."
+            ]
+        lo, hi = c.diff_ci
         verdict = (
             "the tuned parameters beat the defaults (the interval lies above 0)"
             if lo > 0
@@ -93,31 +181,13 @@ def summary_markdown(
             if hi < 0
             else "no significant difference from the defaults (the interval contains 0)"
         )
-        tuned_, defaults_ = confirmation["tuned"], confirmation["defaults"]
-        lines += [
-            f"- winner of the re-evaluation: {attrs['winner']['label']}",
-            f"- tuned: {tuned_['mean']:+.4f} sb/hand {format_ci(tuned_['ci'])}; defaults: "
-            f"{defaults_['mean']:+.4f} {format_ci(defaults_['ci'])} "
-            f"({confirmation['hands']:,} hands each)",
-            f"- tuned minus defaults: {confirmation['diff']:+.4f} sb/hand "
-            f"{format_ci(confirmation['diff_ci'])} (paired): {verdict}",
+        return [
+            f"- winner of the re-evaluation: {self.winner.label}",
+            f"- tuned: {c.tuned.mean:+.4f} sb/hand {format_ci(c.tuned.ci)}; defaults: "
+            f"{c.defaults.mean:+.4f} {format_ci(c.defaults.ci)} ({c.hands:,} hands each)",
+            f"- tuned minus defaults: {c.diff:+.4f} sb/hand {format_ci(c.diff_ci)} (paired): "
+            f"{verdict}",
         ]
-    lines += ["", "## Parameters", "", "| parameter | defaults | tuned |", "|---|---:|---:|"]
-    for key, value in tuned.to_dict().items():
-        lines.append(f"| {key} | {_value(defaults.to_dict()[key])} | {_value(value)} |")
-    lines += ["", "## Files", "", *(f"- `{name}`" for name in files), ""]
-    lines.append(
-        "Regenerate the files from the stored study: "
-        f"`holdem-lab plot --study {study.study_name}`."
-    )
-    return "\n".join(lines) + "\n"
-
-
-def _space(space: dict[str, Any]) -> str:
-    return "; ".join(
-        f"{name} in [{lo:g}, {hi:g}]{' (log)' if log else ''}"
-        for name, lo, hi, log in space["params"]
-    )
 
 
 def format_ci(ci: Sequence[float] | None) -> str:

@@ -80,3 +80,15 @@ def test_installed_console_script() -> None:
     )
     assert bad.returncode == 2 and "unknown agent" in bad.stderr
     assert "Traceback" not in bad.stderr
+
+
+def test_the_command_line_starts_without_its_heavy_dependencies() -> None:
+    """Every command pays for the parser: Optuna, matplotlib and the agents load on use."""
+    code = (
+        "import importlib, sys; importlib.import_module('tuning.cli.main')._parser(); "
+        "heavy = ('optuna', 'matplotlib', 'agents.bpp', 'agents.loki', 'sqlalchemy'); "
+        "loaded = [name for name in heavy if name in sys.modules]; "
+        "print(*loaded, file=sys.stderr); sys.exit(bool(loaded))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, f"imported at start: {done.stderr}"

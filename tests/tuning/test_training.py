@@ -24,10 +24,10 @@ from tuning.cli import main
 from tuning.experiments.learning_switch import SWITCHES
 from tuning.training.config import TrainConfig
 from tuning.training.curve import read_curve
-from tuning.training.features import FeatureEncoder
+from tuning.training.observation_features import FeatureEncoder
 from tuning.training.policy import PolicyAgent
 from tuning.training.sb3_env import HoldemVecEnv
-from tuning.training.trainer import resume, train
+from tuning.training.trainer import FinalEvaluation, RunState, resume, train
 
 TINY = TrainConfig(
     opponents=("call",),
@@ -135,6 +135,18 @@ def test_a_short_run_writes_its_files_and_resumes(tmp_path: Path) -> None:
         train(TINY, run_dir)
     with pytest.raises(FileNotFoundError, match="no run to resume"):
         resume(tmp_path / "missing")
+
+
+def test_run_state_reads_back_what_it_writes(tmp_path: Path) -> None:
+    final = FinalEvaluation(
+        hands=40, sb_per_hand=0.5, ci=(0.1, 0.9), std_error=0.2, vpip=0.6, pfr=0.3
+    )
+    for state in (RunState(), RunState(timesteps=256, hands=90, segments=2, final=final)):
+        (tmp_path / "summary.json").write_text(state.to_json())
+        assert RunState.load(tmp_path / "summary.json") == state
+    (tmp_path / "summary.json").write_text('{"timesteps": 3}')
+    with pytest.raises(ValueError, match="is not a run summary"):
+        RunState.load(tmp_path / "summary.json")
 
 
 def test_the_same_seed_trains_the_same_learner(tmp_path: Path) -> None:

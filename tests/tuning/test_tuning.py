@@ -16,16 +16,17 @@ from optuna.trial import TrialState
 
 from agents.bpp import BPPParams
 from tuning.cli import main
-from tuning.evaluation import Namespace, Protocol, play_block
+from tuning.evaluation import MatchProtocol, Namespace, play_block
 from tuning.launch import run_trials
 from tuning.objective import make_objective
 from tuning.report import finish_study, write_outputs
 from tuning.samplers import GreedySampler, SamplerName, make_sampler
-from tuning.space import SearchSpace
 from tuning.storage import open_storage, requeue_orphans, worker_tag
+from tuning.studies import bpp
 from tuning.study import StudySettings, prepare_study
 
-TINY = Protocol(opponents=("call",), deals_per_block=4, blocks=3, seed=11)
+TINY = MatchProtocol(opponents=("call",), deals_per_block=4, blocks=3, seed=11)
+BPP = bpp.spec()
 
 
 def settings(tmp_path: Path, trials: int, **changes: object) -> StudySettings:
@@ -40,11 +41,12 @@ def settings(tmp_path: Path, trials: int, **changes: object) -> StudySettings:
 
 
 def test_space_round_trips_bpp_params() -> None:
-    for space in (SearchSpace(), SearchSpace(per_round_alpha=True)):
-        values = space.from_params(BPPParams())
+    for per_round_alpha in (False, True):
+        space = bpp.spec(per_round_alpha=per_round_alpha)
+        values = bpp.from_params(BPPParams(), per_round_alpha=per_round_alpha)
         assert set(values) == set(space.names)
-        assert space.to_params(values) == BPPParams()
-    assert len(SearchSpace().names) == 10 and len(SearchSpace(per_round_alpha=True).names) == 16
+        assert bpp.to_params(values) == BPPParams()
+    assert len(bpp.spec().names) == 10 and len(bpp.spec(per_round_alpha=True).names) == 16
 
 
 @pytest.mark.parametrize(
@@ -58,16 +60,16 @@ def test_space_round_trips_bpp_params() -> None:
 )
 def test_bad_ranges_are_refused(kwargs: dict[str, object], message: str) -> None:
     with pytest.raises(ValueError, match=message):
-        SearchSpace(**kwargs)  # type: ignore[arg-type]
+        bpp.spec(**kwargs)  # type: ignore[arg-type]
 
 
 def test_unknown_opponent_and_bad_protocols_are_refused() -> None:
     with pytest.raises(ValueError, match=r"unknown opponent 'nobody'.*registered agents"):
-        Protocol(opponents=("nobody",))
+        MatchProtocol(opponents=("nobody",))
     with pytest.raises(ValueError, match="deals_per_block must be a positive integer"):
-        Protocol(deals_per_block=0)
+        MatchProtocol(deals_per_block=0)
     with pytest.raises(ValueError, match="at least one opponent"):
-        Protocol(opponents=())
+        MatchProtocol(opponents=())
 
 
 def test_bad_storage_urls_give_clear_errors(tmp_path: Path) -> None:
@@ -78,20 +80,19 @@ def test_bad_storage_urls_give_clear_errors(tmp_path: Path) -> None:
 
 
 def test_blocks_share_deals_across_candidates_and_namespaces_differ() -> None:
-    a = play_block(BPPParams(), TINY, Namespace.TUNE, 0)
-    assert np.array_equal(a, play_block(BPPParams(), TINY, Namespace.TUNE, 0))
-    assert not np.array_equal(a, play_block(BPPParams(), TINY, Namespace.CONFIRM, 0))
+    a = play_block(BPP, BPP.defaults, TINY, Namespace.TUNE, 0)
+    assert np.array_equal(a, play_block(BPP, BPP.defaults, TINY, Namespace.TUNE, 0))
+    assert not np.array_equal(a, play_block(BPP, BPP.defaults, TINY, Namespace.CONFIRM, 0))
     assert len(a) == TINY.deals_per_block
 
 
 def test_objective_is_deterministic_for_fixed_seeds() -> None:
-    space = SearchSpace()
-    point = space.from_params(BPPParams(fp=(0.5, 2.0, 2.0, 4.0)))
-    objective = make_objective(space, TINY)
+    point = bpp.from_params(BPPParams(fp=(0.5, 2.0, 2.0, 4.0)))
+    objective = make_objective(BPP, TINY)
     values = [objective(optuna.trial.FixedTrial(point)) for _ in range(2)]
     assert values[0] == values[1]
     other = make_objective(
-        space, Protocol(opponents=("call",), deals_per_block=4, blocks=3, seed=12)
+        BPP, MatchProtocol(opponents=("call",), deals_per_block=4, blocks=3, seed=12)
     )
     assert other(optuna.trial.FixedTrial(point)) != values[0]
 
@@ -104,7 +105,7 @@ def test_two_trial_study_in_memory_starts_with_the_defaults(tmp_path: Path) -> N
     trials = study.get_trials(states=(TrialState.COMPLETE,))
     assert len(trials) == 2
     assert trials[0].user_attrs["source"] == "defaults"
-    assert trials[0].params == SearchSpace().from_params(BPPParams())
+    assert trials[0].params == bpp.from_params(BPPParams())
     assert trials[0].user_attrs["hands"] == TINY.hands_per_block * TINY.blocks
     assert not (tmp_path / "t").exists()  # nothing written for an in-memory study
 
@@ -118,7 +119,7 @@ def test_a_study_resumes_up_to_the_new_total_and_refuses_a_changed_protocol(
     after = [(t.number, t.params, t.value) for t in resumed.get_trials()]
     assert after[:2] == before and len(after) == 4
     assert (tmp_path / "t" / "study.log").exists()
-    changed = Protocol(opponents=("call",), deals_per_block=5, blocks=3, seed=11)
+    changed = MatchProtocol(opponents=("call",), deals_per_block=5, blocks=3, seed=11)
     with pytest.raises(ValueError, match="exists with other protocol"):
         run_trials(settings(tmp_path, 5, protocol=changed))
 
@@ -134,7 +135,7 @@ def test_two_workers_honour_the_total_without_duplicates(tmp_path: Path) -> None
 
 def test_reevaluation_confirmation_outputs_and_plots(tmp_path: Path) -> None:
     study = run_trials(settings(tmp_path, 4))
-    finish_study(study, SearchSpace(), TINY, top_k=2, reevaluation_blocks=3, confirmation_blocks=3)
+    finish_study(study, BPP, TINY, top_k=2, reevaluation_blocks=3, confirmation_blocks=3)
     reevaluation = study.user_attrs["reevaluation"]
     assert reevaluation[0]["label"] == "defaults" and len(reevaluation) == 3
     for row in reevaluation:
@@ -230,15 +231,15 @@ def test_every_sampler_runs_a_study(tmp_path: Path, sampler: SamplerName) -> Non
     trials = study.get_trials(states=(TrialState.COMPLETE,))
     assert len(trials) == 3
     for trial in trials:
-        assert SearchSpace().outside(trial.params) == []
+        assert BPP.outside(trial.params) == []
 
 
 def test_wilcoxon_prunes_a_hopeless_trial_and_returns_its_partial_mean(tmp_path: Path) -> None:
-    protocol = Protocol(opponents=("call",), deals_per_block=20, blocks=12, seed=3)
+    protocol = MatchProtocol(opponents=("call",), deals_per_block=20, blocks=12, seed=3)
     chosen = settings(tmp_path, 2, protocol=protocol, pruner="wilcoxon")
     storage = open_storage("memory", results_dir=tmp_path, study_name="t")
     study = prepare_study(chosen, storage)
-    hopeless = SearchSpace().from_params(BPPParams(fp=0.01, cp=0.01))  # near-uniform play
+    hopeless = bpp.from_params(BPPParams(fp=0.01, cp=0.01))  # near-uniform play
     study.enqueue_trial(hopeless)
     best, pruned = run_trials(chosen, storage=storage).get_trials()
     assert not best.user_attrs["pruned"] and best.user_attrs["blocks"] == 12

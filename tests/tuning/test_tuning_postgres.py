@@ -19,7 +19,7 @@ import pytest
 from optuna.trial import TrialState
 
 from tuning.cli import main
-from tuning.evaluation import Protocol
+from tuning.evaluation import MatchProtocol
 from tuning.samplers import SamplerName
 from tuning.study import StudySettings, prepare_study
 
@@ -35,7 +35,7 @@ def pg_url() -> str:
     return PG_URL
 
 
-def create(url: str, name: str, trials: int, protocol: Protocol, heartbeat: int = 60) -> None:
+def create(url: str, name: str, trials: int, protocol: MatchProtocol, heartbeat: int = 60) -> None:
     settings = StudySettings(
         study_name=name,
         trials=trials,
@@ -45,7 +45,7 @@ def create(url: str, name: str, trials: int, protocol: Protocol, heartbeat: int 
         heartbeat_interval=heartbeat,
         grace_period=3 * heartbeat,
     )
-    prepare_study(settings)
+    prepare_study(settings, settings.open())
 
 
 def worker(url: str, name: str, worker_id: int, heartbeat: int = 60) -> subprocess.Popen[str]:
@@ -67,7 +67,7 @@ def unique(prefix: str) -> str:
 
 def test_three_workers_finish_exactly_the_total_without_duplicates(pg_url: str) -> None:
     name = unique("three")
-    create(pg_url, name, 18, Protocol(opponents=("call",), deals_per_block=3, blocks=2))
+    create(pg_url, name, 18, MatchProtocol(opponents=("call",), deals_per_block=3, blocks=2))
     workers = [worker(pg_url, name, k) for k in range(3)]
     for process in workers:
         finish(process)
@@ -77,11 +77,54 @@ def test_three_workers_finish_exactly_the_total_without_duplicates(pg_url: str) 
     assert len({tuple(sorted(t.params.items())) for t in trials}) == 18
 
 
+OPEN_AT = """
+import sys, time
+from pathlib import Path
+import alembic, psycopg, sqlalchemy.orm  # imported beforehand: all open at the same instant
+from tuning.storage import open_storage
+url, start = sys.argv[1], float(sys.argv[2])
+while time.time() < start:
+    pass
+open_storage(url, results_dir=Path("."), study_name="s")
+"""
+
+
+def test_several_processes_open_the_same_fresh_database_at_once(pg_url: str) -> None:
+    """Optuna's tables are created by one of them, not by all at once (make test once failed
+    with 'duplicate key value violates unique constraint "pg_type_typname_nsp_index"')."""
+    import sqlalchemy
+
+    name = unique("fresh").replace("-", "_")
+    admin = sqlalchemy.create_engine(pg_url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(sqlalchemy.text(f"CREATE DATABASE {name}"))
+    url = f"{pg_url.rsplit('/', 1)[0]}/{name}"
+    try:
+        start = time.time() + 3.0  # every process has imported Optuna by then
+        openers = [
+            subprocess.Popen(
+                [sys.executable, "-c", OPEN_AT, url, str(start)],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            for _ in range(6)
+        ]
+        for process in openers:
+            finish(process, timeout=120)
+        settings = StudySettings(study_name="s", trials=1, storage=url)
+        assert prepare_study(settings, settings.open()).study_name == "s"
+    finally:
+        with admin.connect() as connection:
+            connection.execute(sqlalchemy.text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+        admin.dispose()
+
+
 def test_a_worker_killed_mid_trial_has_its_trial_retried(pg_url: str) -> None:
     name = unique("killed")
     heartbeat = 1
     # Trials of a few hundred hands each, long enough to be killed in the middle of one.
-    protocol = Protocol(opponents=("rule",), deals_per_block=150, blocks=4)
+    protocol = MatchProtocol(opponents=("rule",), deals_per_block=150, blocks=4)
     create(pg_url, name, 6, protocol, heartbeat)
     victim = worker(pg_url, name, 0, heartbeat)
     study = optuna.load_study(study_name=name, storage=pg_url)

@@ -2,8 +2,9 @@
 
     holdem-lab compare-samplers --samplers tpe greedy --seeds 0 1 2 --trials 40 --workers 2
 
-Runs one study per (sampler, seed) under results/<out>/ with equal hands budgets, plays each
-study's pick and the BPP defaults on the same held-out deals, and writes comparison.md,
+Runs one study per (sampler, seed) of --agent's parameters (bpp by default) under
+results/<out>/ with equal hands budgets, plays each study's pick and the agent's defaults on
+the same held-out deals, and writes comparison.md,
 comparison.json and holdout.png there. Re-running resumes the studies.
 """
 
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from tuning.cli._args import positive_int, seed
+from tuning.studies import AGENTS, DEFAULT_AGENT
 
 
 def add_parser(sub: Any) -> None:
@@ -25,10 +27,13 @@ def add_parser(sub: Any) -> None:
         description=__doc__.split("\n\n", 1)[1] if __doc__ else None,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--agent", default=DEFAULT_AGENT, choices=AGENTS)
     parser.add_argument("--samplers", nargs="+", default=["tpe", "greedy"])
     parser.add_argument("--seeds", nargs="+", type=seed, default=[0, 1, 2])
     parser.add_argument("--trials", type=positive_int, default=40)
-    parser.add_argument("--opponent", nargs="+", default=["bpp-curves"], metavar="AGENT")
+    parser.add_argument(
+        "--opponent", nargs="+", metavar="AGENT", help="default: the agent's study's default"
+    )
     parser.add_argument("--deals-per-block", type=positive_int, default=250)
     parser.add_argument("--blocks", type=positive_int, default=40)
     parser.add_argument("--seed", type=seed, default=0, help="root seed of the deals")
@@ -46,9 +51,13 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the comparison and write its report."""
+    from tuning.cli._optuna import quiet_optuna
     from tuning.compare import run_comparison, write_report
-    from tuning.evaluation import Protocol
-    from tuning.samplers import make_sampler
+    from tuning.evaluation import MatchProtocol
+    from tuning.samplers import sampler_kind
+    from tuning.studies import make_spec
+
+    quiet_optuna()
 
     parser: argparse.ArgumentParser = args.parser
     if args.report_only:
@@ -61,10 +70,11 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write("".join(f"{path}\n" for path in files))
         return 0
     try:
-        for name in args.samplers:
-            make_sampler(name, 0)
-        protocol = Protocol(
-            opponents=tuple(args.opponent),
+        for name in args.samplers:  # before the first study runs
+            sampler_kind(name)
+        spec = make_spec(args.agent)
+        protocol = MatchProtocol(
+            opponents=tuple(args.opponent or spec.default_opponents),
             deals_per_block=args.deals_per_block,
             blocks=args.blocks,
             seed=args.seed,
@@ -73,6 +83,7 @@ def run(args: argparse.Namespace) -> int:
         parser.error(str(error))
     try:
         data = run_comparison(
+            spec,
             args.samplers,
             args.seeds,
             trials=args.trials,

@@ -1,12 +1,20 @@
-"""The ``holdem-lab`` command line.
+"""The ``holdem-lab`` command line: one sub-command per module of this package.
 
     holdem-lab agents                                  # the registered agent names
     holdem-lab match rule call --hands 4000 --seed 1   # a duplicate match, as a table
-    holdem-lab match rule call --hands 4000 --seed 1 --json
+    holdem-lab tune --study demo --trials 40           # an Optuna study of BPP's parameters
+    holdem-lab tune --agent loki --study loki-demo     # ... or of Loki's
+    holdem-lab worker --study big --storage postgresql://...   # join a study from any machine
+    holdem-lab plot --study demo                       # redraw a study's files
+    holdem-lab compare-samplers                        # samplers at equal budgets
+    holdem-lab train --opponents call --steps 200000 --seed 1  # masked PPO (rl extra)
+    holdem-lab learning-curve bpp --opponent pair-raise        # opponent modelling on / off
+    holdem-lab ir-tables / bpp-tables / loki-fit       # regenerate the agents' shipped data
 
-Errors in the arguments (unknown agent, ``--hands 0``, ...) print a one-line message on stderr
-and exit with status 2, as argparse does; a failure during the match (an agent returning an
-illegal action) prints its reason and exits with status 1. There is no traceback.
+``holdem-lab COMMAND --help`` describes each. Errors in the arguments (unknown agent,
+``--hands 0``, ...) print a one-line message on stderr and exit with status 2, as argparse
+does; a failure while the command runs (an agent returning an illegal action, an unreadable
+storage) prints its reason and exits with status 1. There is no traceback.
 """
 
 from __future__ import annotations
@@ -15,12 +23,12 @@ import argparse
 import sys
 from collections.abc import Callable
 
-from envs.registry import available_agents
 from tuning.cli import (
     bpp_tables,
     compare_samplers,
     ir_tables,
     learning_curve,
+    list_agents,
     loki_fit,
     match,
     plot,
@@ -30,6 +38,7 @@ from tuning.cli import (
 )
 
 COMMANDS = (
+    list_agents,
     match,
     ir_tables,
     loki_fit,
@@ -61,20 +70,15 @@ def main(argv: list[str] | None = None) -> int:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="holdem-lab",
-        description="Fixed-limit hold'em lab: seeded matches between registered agents.",
+        description=(
+            "Fixed-limit hold'em lab: seeded matches between registered agents, Optuna tuning "
+            "studies of the agents' parameters, learners, and the agents' shipped tables."
+        ),
     )
     sub = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
-
-    agents = sub.add_parser("agents", help="list the registered agent names")
-    agents.set_defaults(command=_cmd_agents, parser=agents)
     for module in COMMANDS:
         module.add_parser(sub)
     return parser
-
-
-def _cmd_agents(args: argparse.Namespace) -> int:
-    sys.stdout.write("".join(f"{name}\n" for name in available_agents()))
-    return 0
 
 
 if __name__ == "__main__":

@@ -32,8 +32,11 @@ def run(args: argparse.Namespace) -> int:
     """Load the study and write its files."""
     import optuna
 
+    from tuning.cli._optuna import quiet_optuna
     from tuning.report import write_outputs
     from tuning.storage import journal_path, open_storage
+
+    quiet_optuna()
 
     parser: argparse.ArgumentParser = args.parser
     if args.storage is None and not journal_path(args.results, args.study).exists():

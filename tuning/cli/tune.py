@@ -1,12 +1,15 @@
-"""``holdem-lab tune``: an Optuna study of BPP's alpha, alpha' and fp / cp curve parameters.
+"""``holdem-lab tune``: an Optuna study of an agent's parameters (BPP's by default).
 
     holdem-lab tune --study demo --trials 40 --workers 2      # results/demo/
     holdem-lab tune --study demo --trials 60 --workers 2      # resumes it up to 60 trials
     holdem-lab tune --study pg --storage postgresql://user:pw@host/db --trials 200
+    holdem-lab tune --agent loki --study loki-demo --trials 30   # Loki-1's knobs
 
 Creates or resumes the study, runs its trials (with a progress bar: trials, hands per
 second, best value so far), re-evaluates the top trials on fresh deals, confirms the winner
-against the BPP defaults on independent deals, and writes ``results/<study>/``.
+against the agent's defaults on independent deals, and writes ``results/<study>/``. --agent
+chooses what is tuned (tuning.studies): bpp (alpha, alpha' and the fp / cp betting curves),
+loki or loki2 (pre-flop tightness, make1 / make2, re-weighting spreads, the triples' blend).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from tuning.cli._args import positive_int, seed
+from tuning.studies import AGENTS, DEFAULT_AGENT
 
 DEFAULT_STUDY = "default"
 
@@ -25,18 +29,26 @@ def add_parser(sub: Any) -> None:
     """Add the ``tune`` sub-command."""
     parser = sub.add_parser(
         "tune",
-        help="tune BPP's betting parameters with Optuna (creates or resumes a study)",
+        help="tune an agent's parameters with Optuna (creates or resumes a study)",
         description=__doc__.split("\n\n", 2)[2] if __doc__ else None,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--study", default=DEFAULT_STUDY, help="study name (results/<study>/)")
+    parser.add_argument(
+        "--agent",
+        default=DEFAULT_AGENT,
+        choices=AGENTS,
+        help=f"the agent whose parameters are tuned (default {DEFAULT_AGENT})",
+    )
     parser.add_argument("--trials", type=positive_int, default=50, help="total trials")
     parser.add_argument(
         "--opponent",
         nargs="+",
-        default=["bpp-curves"],
         metavar="AGENT",
-        help="registered agent(s) BPP plays heads-up; several are averaged (default bpp-curves)",
+        help=(
+            "registered agent(s) the tuned agent plays heads-up; several are averaged "
+            "(default: bpp-curves for bpp, the published agent itself for loki and loki2)"
+        ),
     )
     parser.add_argument("--deals-per-block", type=positive_int, default=250)
     parser.add_argument("--blocks", type=positive_int, default=40, help="blocks per trial")
@@ -51,7 +63,9 @@ def add_parser(sub: Any) -> None:
         "--storage", help="Optuna storage URL (default: results/<study>/study.log)"
     )
     parser.add_argument("--results", type=Path, default=Path("results"), help="results directory")
-    parser.add_argument("--per-round-alpha", action="store_true", help="one alpha pair per round")
+    parser.add_argument(
+        "--per-round-alpha", action="store_true", help="bpp: one alpha pair per round"
+    )
     parser.add_argument(
         "--range",
         action="append",
@@ -82,33 +96,36 @@ def parse_ranges(items: list[str]) -> dict[str, tuple[float, float]]:
 
 def run(args: argparse.Namespace) -> int:
     """Run the study, re-evaluate, confirm, write the results."""
-    from tuning.evaluation import Protocol
+    from tuning.cli._optuna import quiet_optuna
+    from tuning.evaluation import MatchProtocol
     from tuning.launch import run_trials
     from tuning.report import finish_study, is_finished, write_outputs
-    from tuning.samplers import SamplerName, make_sampler
-    from tuning.space import SearchSpace
+    from tuning.samplers import sampler_kind
+    from tuning.studies import make_spec
     from tuning.study import StudySettings
+    from tuning.summary import StudySummary
+
+    quiet_optuna()
 
     parser: argparse.ArgumentParser = args.parser
     try:
-        make_sampler(args.sampler, 0)  # unknown names and missing dependencies, early
+        options = {"per_round_alpha": True} if args.per_round_alpha else {}
+        spec = make_spec(args.agent, ranges=parse_ranges(args.range), options=options)
         settings = StudySettings(
             study_name=args.study,
             trials=args.trials,
             storage=args.storage,
             results_dir=args.results,
-            sampler=SamplerName(args.sampler),
+            sampler=sampler_kind(args.sampler),
             pruner=args.pruner,
             seed=args.sampler_seed,
-            protocol=Protocol(
-                opponents=tuple(args.opponent),
+            protocol=MatchProtocol(
+                opponents=tuple(args.opponent or spec.default_opponents),
                 deals_per_block=args.deals_per_block,
                 blocks=args.blocks,
                 seed=args.seed,
             ),
-            space=SearchSpace(
-                per_round_alpha=args.per_round_alpha, ranges=parse_ranges(args.range)
-            ),
+            spec=spec,
             heartbeat_interval=args.heartbeat,
             grace_period=3 * args.heartbeat,
         )
@@ -121,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
         if not is_finished(study):
             finish_study(
                 study,
-                settings.space,
+                settings.spec,
                 settings.protocol,
                 top_k=args.top_k,
                 reevaluation_blocks=args.reevaluation_blocks,
@@ -133,19 +150,6 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, RuntimeError) as error:
         sys.stderr.write(f"holdem-lab tune: error: {error}\n")
         return 1
-    summary = files[-1]
-    sys.stdout.write(f"study {args.study}: results in {summary.parent}\n")
-    sys.stdout.write(_verdict(study.user_attrs) + "\n")
+    sys.stdout.write(f"study {args.study}: results in {files[-1].parent}\n")
+    sys.stdout.write(StudySummary.from_study(study).verdict() + "\n")
     return 0
-
-
-def _verdict(attrs: dict[str, Any]) -> str:
-    confirmation = attrs["confirmation"]
-    if confirmation is None:
-        return "the defaults won the re-evaluation: no tuned parameters beat them"
-    lo, hi = confirmation["diff_ci"]
-    return (
-        f"tuned ({attrs['winner']['label']}) minus defaults on confirmation deals: "
-        f"{confirmation['diff']:+.4f} sb/hand, 95% CI [{lo:+.4f}, {hi:+.4f}] "
-        f"({confirmation['hands']:,} hands each)"
-    )

@@ -3,13 +3,13 @@
     holdem-lab tune --study big --storage postgresql://u:pw@db-host/optuna --trials 400
     holdem-lab worker --study big --storage postgresql://u:pw@db-host/optuna   # on any machine
 
-The worker reads the study's protocol, search space, sampler and total from the storage and
-runs trials until the total is reached (shared with every other worker). Its sampler seed is
-the study's seed plus ``--worker-id`` (default: derived from host name and process id, so that
-workers never share a seed). With an RDB storage a heartbeat is recorded every
-``--heartbeat`` seconds: if this worker dies, its trial is failed and queued again for another
-worker. Re-run ``holdem-lab tune`` with the same study and storage afterwards to re-evaluate,
-confirm and write results/<study>/.
+The worker reads the study's agent, protocol, search space, sampler and total from the
+storage and runs trials until the total is reached (shared with every other worker). Its
+sampler seed is the study's seed plus ``--worker-id`` (default: derived from host name and
+process id, so that workers never share a seed). With an RDB storage a heartbeat is recorded
+every ``--heartbeat`` seconds: if this worker dies, its trial is failed and queued again for
+another worker. Re-run ``holdem-lab tune`` with the same study and storage afterwards to
+re-evaluate, confirm and write results/<study>/.
 """
 
 from __future__ import annotations
@@ -41,9 +41,12 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Join the study and run trials until its total is reached."""
+    from tuning.cli._optuna import quiet_optuna
     from tuning.launch import run_trials
     from tuning.storage import worker_tag
     from tuning.study import settings_from_study
+
+    quiet_optuna()
 
     parser: argparse.ArgumentParser = args.parser
     try:

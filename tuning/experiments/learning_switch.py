@@ -8,7 +8,8 @@ learning on, and the same matches (same seeds, so the same cards) with learning 
 averages the winnings of every block of ``block`` hands over the matches. The CIs are Student-t
 over matches (independent), and the difference on - off is paired by match.
 
-Everything is torch-free (no learner network here).
+Nothing is trained here (no network, no torch): the agents learn by their own rules while they
+play. ``holdem-lab learning-curve`` runs it.
 """
 
 from __future__ import annotations
@@ -27,8 +28,13 @@ from envs.match import play_match
 from envs.protocols import SeatAgent
 from envs.registry import make_agent
 from envs.stats import MeanEstimate, mean_estimate
+from envs.validation import whole_number
 
 __all__ = ["SWITCHES", "SwitchCurves", "learning_curves", "plot_switch", "write_switch"]
+
+
+# The agents are imported by the factories: ``holdem-lab`` builds its parser from SWITCHES at
+# every start, and importing them there would slow every command down.
 
 
 def _bpp(learn: bool) -> SeatAgent:
@@ -109,11 +115,10 @@ def learning_curves(
     """
     if agent not in SWITCHES:
         raise ValueError(f"no learning switch for {agent!r}; known: {', '.join(SWITCHES)}")
-    if matches < 2 or block < 1 or hands < block or hands % block:
-        raise ValueError(
-            f"need matches >= 2 and hands a multiple of block, got matches={matches}, "
-            f"hands={hands}, block={block}"
-        )
+    whole_number("matches", matches, minimum=2)
+    whole_number("block", block, minimum=1)
+    if whole_number("hands", hands, minimum=block) % block:
+        raise ValueError(f"hands must be a multiple of block, got hands={hands}, block={block}")
     make_agent(opponent)  # fails early, listing the registered names
     per_block: dict[bool, list[np.ndarray]] = {True: [], False: []}
     with tqdm(total=2 * matches, unit="match", file=sys.stderr, disable=not progress) as bar:
@@ -164,15 +169,11 @@ def write_switch(path: Path, curves: SwitchCurves) -> None:
 
 def plot_switch(path: Path, curves: SwitchCurves) -> None:
     """Two panels: winnings per block with learning on and off, and their paired difference."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure  # slow to import: only when drawing
 
     x = np.array(curves.starts) + curves.block / 2
-    fig, (top, bottom) = plt.subplots(
-        2, 1, figsize=(6.4, 6.0), sharex=True, layout="constrained", height_ratios=(3, 2)
-    )
+    fig = Figure(figsize=(6.4, 6.0), layout="constrained")
+    top, bottom = fig.subplots(2, 1, sharex=True, height_ratios=(3, 2))
     for series, label in ((curves.on, "learning on"), (curves.off, "learning off")):
         _band(top, x, series, label)
     top.set_ylabel("small bets per hand")
@@ -187,7 +188,6 @@ def plot_switch(path: Path, curves: SwitchCurves) -> None:
     bottom.set_xlabel("hand of the match")
     bottom.legend()
     fig.savefig(path, dpi=110)
-    plt.close(fig)
 
 
 def _band(ax: Any, x: np.ndarray, series: tuple[MeanEstimate, ...], label: str) -> None:

@@ -7,6 +7,8 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from envs.validation import whole_number
+
 __all__ = ["EVAL_SEED_OFFSET", "TrainConfig"]
 
 EVAL_SEED_OFFSET = 1_000_000
@@ -68,13 +70,13 @@ class TrainConfig:
         if not 1 <= len(self.opponents) <= 9:
             raise ValueError(f"1 to 9 opponents (2 to 10 seats), got {len(self.opponents)}")
         for name in ("steps", "num_envs", "eval_every", "n_steps", "batch_size", "n_epochs"):
-            _require(name, getattr(self, name), minimum=1)
-        _require("seed", self.seed, minimum=0)
-        _require("eval_hands", self.eval_hands, minimum=2)
-        _require("final_eval_hands", self.final_eval_hands, minimum=2)
-        _require("threads", self.threads, minimum=1)
+            whole_number(name, getattr(self, name), minimum=1)
+        whole_number("seed", self.seed, minimum=0)
+        whole_number("eval_hands", self.eval_hands, minimum=2)
+        whole_number("final_eval_hands", self.final_eval_hands, minimum=2)
+        whole_number("threads", self.threads, minimum=1)
         if self.eval_seed is not None:
-            _require("eval_seed", self.eval_seed, minimum=0)
+            whole_number("eval_seed", self.eval_seed, minimum=0)
         if self.batch_size > self.n_steps * self.num_envs:
             raise ValueError(
                 f"batch_size ({self.batch_size}) exceeds a rollout of n_steps * num_envs = "
@@ -112,8 +114,3 @@ class TrainConfig:
     @classmethod
     def load(cls, path: Path) -> TrainConfig:
         return cls.from_dict(json.loads(path.read_text(encoding="utf-8")))
-
-
-def _require(name: str, value: object, *, minimum: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")

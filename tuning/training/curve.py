@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
+from matplotlib.figure import Figure
+
 from envs.match import AgentResult
 
 __all__ = ["CurvePoint", "plot_curve", "read_curve", "write_curve"]
@@ -70,12 +72,8 @@ def read_curve(path: Path) -> list[CurvePoint]:
 
 def plot_curve(path: Path, points: Sequence[CurvePoint], title: str) -> None:
     """Draw winnings (with the CI band) against training hands into the PNG ``path``."""
-    import matplotlib
-
-    matplotlib.use("Agg")  # files only, no display
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(6.4, 4.0), layout="constrained")
+    fig = Figure(figsize=(6.4, 4.0), layout="constrained")
+    ax = fig.subplots()
     x = [p.hands for p in points]
     ax.axhline(0.0, color="0.6", linewidth=0.8)
     ax.fill_between(x, [p.ci_low for p in points], [p.ci_high for p in points], alpha=0.25)
@@ -84,4 +82,3 @@ def plot_curve(path: Path, points: Sequence[CurvePoint], title: str) -> None:
     ax.set_ylabel("small bets per hand (held-out deals, 95% CI)")
     ax.set_title(title)
     fig.savefig(path, dpi=110)
-    plt.close(fig)

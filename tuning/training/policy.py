@@ -19,7 +19,7 @@ from agents.base import Agent, legal_actions
 from envs.observation import ObservationEncoder
 from envs.rules import Action
 from envs.view import PlayerView
-from tuning.training.features import FeatureEncoder
+from tuning.training.observation_features import FeatureEncoder
 
 __all__ = ["PolicyAgent"]
 

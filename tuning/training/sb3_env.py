@@ -24,7 +24,7 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvS
 
 from envs.rules import Rules
 from envs.vector_env import LimitHoldemVectorEnv, OpponentSpec
-from tuning.training.features import FeatureEncoder
+from tuning.training.observation_features import FeatureEncoder
 
 __all__ = ["HoldemVecEnv"]
 

@@ -22,7 +22,7 @@ import json
 import logging
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +39,7 @@ from tuning.training.curve import CurvePoint, plot_curve, read_curve, write_curv
 from tuning.training.policy import PolicyAgent
 from tuning.training.sb3_env import HoldemVecEnv
 
-__all__ = ["TrainResult", "evaluate", "resume", "train"]
+__all__ = ["FinalEvaluation", "RunState", "TrainResult", "evaluate", "resume", "train"]
 
 logger = logging.getLogger(__name__)
 
@@ -50,6 +50,77 @@ CONFIG, MODEL, CURVE, FIGURE, SUMMARY = (
     "curve.png",
     "summary.json",
 )
+
+
+@dataclass(frozen=True)
+class FinalEvaluation:
+    """The final model's held-out match, as ``summary.json`` keeps it."""
+
+    hands: int
+    sb_per_hand: float
+    ci: tuple[float, float] | None
+    """95% Student-t interval of ``sb_per_hand`` over deals."""
+    std_error: float | None
+    vpip: float
+    pfr: float
+
+    @classmethod
+    def of(cls, result: AgentResult) -> FinalEvaluation:
+        """The figures of the learner's match result."""
+        return cls(
+            result.hands, result.sb_per_hand, result.ci, result.std_error, result.vpip, result.pfr
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-friendly form."""
+        return {**asdict(self), "ci": list(self.ci) if self.ci else None}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> FinalEvaluation:
+        """Inverse of ``to_dict``."""
+        ci = data["ci"]
+        return cls(
+            hands=data["hands"],
+            sb_per_hand=data["sb_per_hand"],
+            ci=(ci[0], ci[1]) if ci else None,
+            std_error=data["std_error"],
+            vpip=data["vpip"],
+            pfr=data["pfr"],
+        )
+
+
+@dataclass(frozen=True)
+class RunState:
+    """A run's progress, saved as ``summary.json`` at every checkpoint."""
+
+    timesteps: int = 0
+    """Learner decisions trained on so far (the saved model's)."""
+    hands: int = 0
+    """Training hands played so far."""
+    segments: int = 0
+    """Starts and resumptions of the run so far (each draws fresh table seeds)."""
+    final: FinalEvaluation | None = None
+    """The last segment's final evaluation; ``None`` until a segment finishes."""
+
+    def to_json(self) -> str:
+        """The ``summary.json`` text."""
+        data = {**asdict(self), "final": self.final.to_dict() if self.final else None}
+        return json.dumps(data, indent=2) + "\n"
+
+    @classmethod
+    def load(cls, path: Path) -> RunState:
+        """Read a ``summary.json``; ``ValueError`` if it is not one."""
+        data = json.loads(path.read_text(encoding="utf-8"))
+        try:
+            final = data["final"]
+            return cls(
+                timesteps=int(data["timesteps"]),
+                hands=int(data["hands"]),
+                segments=int(data["segments"]),
+                final=FinalEvaluation.from_dict(final) if final is not None else None,
+            )
+        except (KeyError, TypeError) as error:
+            raise ValueError(f"{path} is not a run summary: {error!r}") from None
 
 
 @dataclass(frozen=True)
@@ -80,8 +151,7 @@ def train(config: TrainConfig, run_dir: Path, *, progress: bool = False) -> Trai
         make_agent(name)  # ValueError listing the registered names if unknown
     run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / CONFIG).write_text(config.to_json(), encoding="utf-8")
-    state = {"timesteps": 0, "hands": 0, "segments": 0, "final": None}
-    return _Run(config, run_dir, state, [], progress).execute()
+    return _Run(config, run_dir, RunState(), [], progress).execute()
 
 
 def resume(run_dir: Path, *, steps: int | None = None, progress: bool = False) -> TrainResult:
@@ -96,10 +166,10 @@ def resume(run_dir: Path, *, steps: int | None = None, progress: bool = False) -
     config = TrainConfig.load(run_dir / CONFIG)
     if steps is not None:
         config = TrainConfig.from_dict({**json.loads(config.to_json()), "steps": steps})
-    state = json.loads((run_dir / SUMMARY).read_text(encoding="utf-8"))
-    if state["final"] is not None and config.steps <= state["timesteps"]:
+    state = RunState.load(run_dir / SUMMARY)
+    if state.final is not None and config.steps <= state.timesteps:
         raise ValueError(
-            f"the run in {run_dir} has already trained {state['timesteps']:,} steps: ask for "
+            f"the run in {run_dir} has already trained {state.timesteps:,} steps: ask for "
             "more steps to continue it"
         )
     (run_dir / CONFIG).write_text(config.to_json(), encoding="utf-8")
@@ -114,7 +184,7 @@ class _Run:
         self,
         config: TrainConfig,
         run_dir: Path,
-        state: dict[str, Any],
+        state: RunState,
         curve: list[CurvePoint],
         progress: bool,
     ) -> None:
@@ -123,8 +193,8 @@ class _Run:
         self.state = state
         self.curve = curve
         self.progress = progress
-        self.segment = int(state["segments"])
-        self.hands_before = int(state["hands"])
+        self.segment = state.segments
+        self.hands_before = state.hands
         seed_seq = np.random.SeedSequence([config.seed, self.segment])
         self.segment_seed = int(seed_seq.generate_state(1)[0] >> 1)  # SB3 wants < 2**31
         self.venv: HoldemVecEnv | None = None
@@ -135,7 +205,7 @@ class _Run:
         torch.set_num_threads(config.threads)
         self.venv = HoldemVecEnv(config.num_envs, config.opponents)
         # Counted at once, so that a resumption after an interruption gets fresh table seeds.
-        self.state["segments"] = self.segment + 1
+        self.state = replace(self.state, segments=self.segment + 1)
         try:
             self.model = self._model()
             done = int(self.model.num_timesteps)
@@ -149,7 +219,7 @@ class _Run:
                 hands=config.final_eval_hands,
                 seed=config.match_seed,
             )
-            self.state["final"] = _result_dict(final)
+            self.state = replace(self.state, final=FinalEvaluation.of(final))
             self._save_state()
         finally:
             self.venv.close()
@@ -227,13 +297,13 @@ class _Run:
         tmp = self.run_dir / "model.tmp.zip"
         self.model.save(tmp)
         tmp.replace(self.run_dir / MODEL)
-        self.state["timesteps"] = int(self.model.num_timesteps)
-        self.state["hands"] = self._hands()
+        self.state = replace(
+            self.state, timesteps=int(self.model.num_timesteps), hands=self._hands()
+        )
 
     def _save_state(self) -> None:
-        text = json.dumps(self.state, indent=2) + "\n"
         tmp = self.run_dir / "summary.tmp.json"
-        tmp.write_text(text, encoding="utf-8")
+        tmp.write_text(self.state.to_json(), encoding="utf-8")
         tmp.replace(self.run_dir / SUMMARY)
 
     def _hands(self) -> int:
@@ -255,17 +325,6 @@ def _title(config: TrainConfig) -> str:
         f"masked PPO vs {' + '.join(config.opponents)} "
         f"(seed {config.seed}, entropy bonus {config.ent_coef:g})"
     )
-
-
-def _result_dict(result: AgentResult) -> dict[str, Any]:
-    return {
-        "hands": result.hands,
-        "sb_per_hand": result.sb_per_hand,
-        "ci": list(result.ci) if result.ci else None,
-        "std_error": result.std_error,
-        "vpip": result.vpip,
-        "pfr": result.pfr,
-    }
 
 
 class _Checkpoints(BaseCallback):
