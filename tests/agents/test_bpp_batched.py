@@ -304,7 +304,9 @@ def test_decision_batch_holds_what_the_views_hold() -> None:
         batch.log_amount[0],
         strict=True,
     )
-    assert [tuple(map(int, e)) for e in log] == [tuple(map(int, a)) for a in view.actions]
+    assert [tuple(map(int, e)) for e in log] == [
+        (a.street, a.seat, a.action, a.amount) for a in view.actions
+    ]
     assert not batch.pot.flags.writeable
     with pytest.raises(ValueError, match="one per view"):
         decision_batch([view], [0, 1])

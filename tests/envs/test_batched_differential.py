@@ -88,7 +88,7 @@ class Shadowed:
             hand = self.hands[table]
             assert hand is not None and hand.is_over
             assert b.payoffs[table].tolist() == list(hand.payoffs), hand.events
-            assert b.stacks[table].tolist() == hand.stacks, hand.events
+            assert b.stacks[table].tolist() == list(hand.stacks), hand.events
             assert b.to_acpc(table) == hand.to_acpc()
 
     def check_sample(self, tables: list[int]) -> None:
