@@ -27,10 +27,21 @@ from abc import ABC, abstractmethod
 
 import numpy as np
 
+from envs.crn import sample_action
+from envs.protocols import BatchedAgent, Probabilities
 from envs.rules import Action
 from envs.view import PlayerView
 
-__all__ = ["Action", "Agent", "PlayerView", "legal_actions"]
+__all__ = [
+    "Action",
+    "Agent",
+    "KnownPolicyAgent",
+    "MemorylessBot",
+    "PlayerView",
+    "Probabilities",
+    "certain",
+    "legal_actions",
+]
 
 
 class Agent(ABC):
@@ -47,6 +58,9 @@ class Agent(ABC):
 
     name: str = "agent"
     """Short name, the agent's key in the ``holdem_lab.agents`` registry."""
+    stateless: bool = False
+    """Whether its decisions depend on nothing from earlier hands (no learning, no memory
+    between hands); runners may then spread a session's hands over several copies."""
 
     def __init__(self, *, rng: np.random.Generator | None = None) -> None:
         if rng is not None:
@@ -86,6 +100,59 @@ class Agent(ABC):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(name={self.name!r})"
+
+
+class KnownPolicyAgent(Agent):
+    """An agent that states its action probabilities (``envs.protocols.KnownPolicy``).
+
+    Subclasses implement ``action_probabilities``; ``act`` samples it with the agent's own
+    generator (drawing nothing when one action is certain). The match runners do not call
+    ``act``: they draw the action from the probabilities with the common random number of the
+    decision (``envs.crn``), so that two agents with close probabilities take the same action
+    most of the time, and the variance-reduced estimator can correct the decision.
+    """
+
+    @abstractmethod
+    def action_probabilities(self, view: PlayerView) -> Probabilities:
+        """``(P(fold), P(call), P(raise))`` at this decision: zero on illegal actions."""
+
+    def act(self, view: PlayerView) -> Action:
+        """An action drawn from ``action_probabilities(view)``."""
+        probabilities = self.action_probabilities(view)
+        for action, p in zip(ACTIONS, probabilities, strict=True):
+            if p == 1.0:
+                return action
+        return sample_action(probabilities, float(self.rng.random()))
+
+
+class MemorylessBot(KnownPolicyAgent):
+    """A baseline bot with no memory and a batched twin (``agents.batched_baselines``)."""
+
+    stateless = True
+
+    def batched(self, num_tables: int) -> BatchedAgent | None:
+        """The batched twin playing this bot at ``num_tables`` tables (``None`` for
+        subclasses, which may play or remember differently)."""
+        from agents.batched_baselines import batched_form  # it imports the bots' modules
+
+        return batched_form(self, num_tables)
+
+
+def certain(action: Action) -> Probabilities:
+    """The probabilities of playing ``action`` for sure.
+
+    >>> certain(Action.RAISE)
+    (0.0, 0.0, 1.0)
+    """
+    return _CERTAIN[action]
+
+
+ACTIONS = tuple(Action)
+_CERTAIN: dict[Action, Probabilities] = {
+    Action.FOLD: (1.0, 0.0, 0.0),
+    Action.CALL: (0.0, 1.0, 0.0),
+    Action.RAISE: (0.0, 0.0, 1.0),
+}
 
 
 def legal_actions(view: PlayerView) -> tuple[Action, ...]:

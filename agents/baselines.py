@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents.base import Agent, legal_actions
+from agents.base import MemorylessBot, Probabilities, certain, legal_actions
 from agents.strength import hand_strength
 from envs.rules import Action, Street
 from envs.view import PlayerView
@@ -17,24 +17,32 @@ from envs.view import PlayerView
 __all__ = ["CallAgent", "RaiseAgent", "RandomAgent", "RuleAgent", "RuleParams", "preflop_class"]
 
 
-class RandomAgent(Agent):
+_UNIFORM: dict[tuple[Action, ...], Probabilities] = {
+    (Action.FOLD, Action.CALL, Action.RAISE): (1 / 3, 1 / 3, 1 / 3),
+    (Action.FOLD, Action.CALL): (0.5, 0.5, 0.0),
+    (Action.CALL, Action.RAISE): (0.0, 0.5, 0.5),
+    (Action.CALL,): (0.0, 1.0, 0.0),
+}
+
+
+class RandomAgent(MemorylessBot):
     """Agent card: uniformly random legal actions.
 
-    Picks each legal action with equal probability, drawing from its generator (so it raises
-    ``RuntimeError`` until it has one). Facing a bet it folds, calls or raises with probability
-    1/3 each; when checking is free it checks or bets with probability 1/2 each. A common
-    baseline (OpenSpiel's ``UniformRandomBot``); no parameters.
+    Plays each legal action with equal probability: facing a bet it folds, calls or raises
+    with probability 1/3 each; when checking is free it checks or bets with probability 1/2
+    each. Its own draws (``act``) come from its generator, so it raises ``RuntimeError`` until
+    it has one; the match runners draw its actions from the common random numbers instead. A
+    common baseline (OpenSpiel's ``UniformRandomBot``); no parameters, no memory.
     """
 
     name = "random"
 
-    def act(self, view: PlayerView) -> Action:
-        """A uniform draw from ``view.legal_actions``."""
-        legal = legal_actions(view)
-        return legal[int(self.rng.integers(len(legal)))]
+    def action_probabilities(self, view: PlayerView) -> Probabilities:
+        """Equal probabilities on ``view.legal_actions``."""
+        return _UNIFORM[legal_actions(view)]
 
 
-class CallAgent(Agent):
+class CallAgent(MemorylessBot):
     """Agent card: the "calling station" -- always checks or calls, never folds or raises.
 
     Deterministic, no parameters. In self-play every hand goes to showdown, which makes it a
@@ -44,13 +52,13 @@ class CallAgent(Agent):
 
     name = "call"
 
-    def act(self, view: PlayerView) -> Action:
+    def action_probabilities(self, view: PlayerView) -> Probabilities:
         """Check or call (always legal for the seat to act)."""
         legal_actions(view)
-        return Action.CALL
+        return certain(Action.CALL)
 
 
-class RaiseAgent(Agent):
+class RaiseAgent(MemorylessBot):
     """Agent card: the "maniac" -- bets or raises whenever it may, else checks or calls.
 
     Deterministic, no parameters. It never folds; when the betting is capped (or every other
@@ -59,9 +67,9 @@ class RaiseAgent(Agent):
 
     name = "raise"
 
-    def act(self, view: PlayerView) -> Action:
+    def action_probabilities(self, view: PlayerView) -> Probabilities:
         """Bet or raise if legal, check or call otherwise."""
-        return Action.RAISE if Action.RAISE in legal_actions(view) else Action.CALL
+        return certain(Action.RAISE if Action.RAISE in legal_actions(view) else Action.CALL)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -109,7 +117,7 @@ def preflop_class(hole: tuple[int, int]) -> Action:
     return Action.FOLD
 
 
-class RuleAgent(Agent):
+class RuleAgent(MemorylessBot):
     """Agent card: a simple hand-strength rule bot, deterministic.
 
     Pre-flop it follows ``preflop_class`` on its two hole cards: raise with the strong
@@ -141,7 +149,11 @@ class RuleAgent(Agent):
         super().__init__(rng=rng)
         self.params = params if params is not None else RuleParams()
 
-    def act(self, view: PlayerView) -> Action:
+    def action_probabilities(self, view: PlayerView) -> Probabilities:
+        """The rule's action for sure (``decide``)."""
+        return certain(self.decide(view))
+
+    def decide(self, view: PlayerView) -> Action:
         """Apply the pre-flop rule, or the hand-strength thresholds after the flop."""
         legal = legal_actions(view)
         if view.street == Street.PREFLOP:

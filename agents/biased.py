@@ -5,7 +5,7 @@ Registered as ``pair-raise`` (see ``pyproject.toml``).
 
 from __future__ import annotations
 
-from agents.base import Agent, legal_actions
+from agents.base import MemorylessBot, Probabilities, certain, legal_actions
 from envs.rules import Action
 from envs.view import PlayerView
 
@@ -25,7 +25,7 @@ def has_pair(hole: tuple[int, int], board: tuple[int, ...]) -> bool:
     return hole[0] >> 2 == hole[1] >> 2 or any(card >> 2 in ranks for card in hole)
 
 
-class PairRaiseAgent(Agent):
+class PairRaiseAgent(MemorylessBot):
     """Agent card: bets or raises only with a pair or better, else checks or calls; never folds.
 
     "A pair or better" is ``has_pair``: a pocket pair, or a hole card paired by the board (so
@@ -41,9 +41,9 @@ class PairRaiseAgent(Agent):
 
     name = "pair-raise"
 
-    def act(self, view: PlayerView) -> Action:
+    def action_probabilities(self, view: PlayerView) -> Probabilities:
         """Raise with a pair or better (if raising is legal), otherwise check or call."""
         legal = legal_actions(view)
         if Action.RAISE in legal and has_pair(view.hole, view.board):
-            return Action.RAISE
-        return Action.CALL
+            return certain(Action.RAISE)
+        return certain(Action.CALL)

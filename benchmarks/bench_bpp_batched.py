@@ -36,11 +36,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_engine import write_section
 
 from agents.bpp.agent import BPPAgent
-from agents.bpp.batch_views import DecisionBatch, HandEndBatch, decision_batch, hand_end_batch
 from agents.bpp.batched_agent import BatchedBPP
 from agents.bpp.batched_curves import BatchedBPPCurves
 from agents.bpp.curves import BPPCurvesAgent
 from agents.bpp.network import shipped_network
+from envs.batched.views import DecisionBatch, HandEndBatch, decision_batch, hand_end_batch
 from envs.crn import decision_uniforms, sample_actions
 from envs.game import Hand
 from envs.match import deal_deck

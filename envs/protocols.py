@@ -1,7 +1,16 @@
-"""The contract envs/ needs from a seated agent, stated structurally.
+"""The contracts envs/ needs from agents, stated structurally.
 
-``agents.base.Agent`` implements it; envs/ only depends on this protocol, so that envs never
-imports agents (agents are found by name through the ``holdem_lab.agents`` entry points).
+``agents.base.Agent`` implements ``SeatAgent``; envs/ only depends on these protocols, so that
+envs never imports agents (agents are found by name through the ``holdem_lab.agents`` entry
+points).
+
+* ``SeatAgent``: an agent that can sit at a table and choose actions from its ``PlayerView``.
+* ``KnownPolicy``: a seat agent that also states the probabilities it plays. The runners then
+  draw its action themselves, by inverse CDF from the common random number of the decision
+  (``envs.crn``), and variance-reduced estimators (``envs.aivat``) may correct its decisions.
+* ``BatchedAgent``: one object deciding for thousands of tables at once (``envs.batched``),
+  with per-table memory and parameters; ``HasBatchedForm``: a seat agent that can build one
+  playing its own parameters at every table.
 """
 
 from __future__ import annotations
@@ -9,9 +18,16 @@ from __future__ import annotations
 from typing import Protocol, runtime_checkable
 
 import numpy as np
+import numpy.typing as npt
 
+from envs.batched.views import DecisionBatch, HandEndBatch
 from envs.rules import Action
 from envs.view import PlayerView
+
+__all__ = ["BatchedAgent", "HasBatchedForm", "KnownPolicy", "Probabilities", "SeatAgent"]
+
+Probabilities = tuple[float, float, float]
+"""Probabilities of ``(FOLD, CALL, RAISE)``; zero on illegal actions, summing to one."""
 
 
 @runtime_checkable
@@ -29,3 +45,51 @@ class SeatAgent(Protocol):
 
     def observe(self, view: PlayerView) -> None:
         """Be told the end of a hand, with the cards this seat saw (``view.is_terminal``)."""
+
+
+@runtime_checkable
+class KnownPolicy(Protocol):
+    """A seat agent that states the action probabilities it plays at a decision."""
+
+    def action_probabilities(self, view: PlayerView) -> Probabilities:
+        """``(P(fold), P(call), P(raise))`` at this decision (the agent may update its
+        within-hand state, exactly as ``act`` would)."""
+        ...
+
+
+class BatchedAgent(Protocol):
+    """One agent at ``num_tables`` tables at once (arrays over tables; see ``envs.batched``).
+
+    At table ``t`` it sits in the seat given to ``start_tables``, with its own memory and
+    parameters there. It never draws its actions: it returns probabilities, and the runner
+    draws each action from the common random number of the decision.
+    """
+
+    name: str
+    known_policy: bool
+    """Whether the probabilities are the policy (False: one-hot choices of an agent that
+    decided by itself, e.g. with its own generator), so corrections may use them."""
+    stateless: bool
+    """Whether its decisions at a table depend on nothing from that table's earlier hands
+    (then a runner may deal a session's hands to several tables)."""
+
+    def start_tables(self, tables: npt.ArrayLike, seats: npt.ArrayLike) -> None:
+        """Fresh memory at ``tables`` (new sessions); it sits in ``seats[i]`` at ``tables[i]``."""
+
+    def probabilities(self, batch: DecisionBatch) -> npt.NDArray[np.float64]:
+        """``(k, 3)`` action probabilities at the rows of ``batch``."""
+        ...
+
+    def observe_ends(self, batch: HandEndBatch) -> None:
+        """The hands at ``batch.tables`` ended: learn from what the seat saw."""
+
+
+@runtime_checkable
+class HasBatchedForm(Protocol):
+    """A seat agent that may have a batched twin playing exactly as it does."""
+
+    def batched(self, num_tables: int) -> BatchedAgent | None:
+        """A batched agent playing this agent's parameters at each of ``num_tables`` tables,
+        with fresh memory (nothing this agent learned is copied); ``None`` when there is no
+        faithful twin (e.g. for a subclass that changes how the agent plays or remembers)."""
+        ...

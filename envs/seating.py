@@ -3,18 +3,97 @@
 A table is a list with one entry per seat: a hosted agent (``SeatAgent``) or ``None`` for a
 seat played from outside (the Gymnasium learner). ``play_turns`` lets the hosted agents act
 until an outside seat is to act or the hand ends, checking every returned action.
+
+With ``HandDraws``, an agent that states its policy (``envs.protocols.KnownPolicy``) does not
+draw its action itself: the action is drawn by inverse CDF from the uniform of the decision,
+``(seed, deal, seat, decision index)`` (``envs.crn``), exactly as the batched engine draws it,
+and the probabilities played are recorded (for ``envs.aivat``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from envs.crn import hand_key, sample_action, uniform_at
 from envs.game import Hand
-from envs.protocols import SeatAgent
+from envs.protocols import KnownPolicy, Probabilities, SeatAgent
 from envs.registry import make_agent
 from envs.rules import Action
+from envs.view import PlayerView
 
-__all__ = ["build_agents", "play_turns", "tell_hand_end"]
+__all__ = ["HandDraws", "build_agents", "play_turns", "tell_hand_end"]
+
+_CERTAIN = {
+    Action.FOLD: (1.0, 0.0, 0.0),
+    Action.CALL: (0.0, 1.0, 0.0),
+    Action.RAISE: (0.0, 0.0, 1.0),
+}
+
+
+class HandDraws:
+    """The common random numbers of one hand's decisions, and the probabilities played.
+
+    Args:
+        seed: The match seed.
+        deal: The deal number (the key of the hand's uniforms with ``seed``).
+        num_seats: Seats at the table.
+    """
+
+    __slots__ = ("_key", "decisions", "known", "probabilities")
+
+    def __init__(self, seed: int, deal: int, num_seats: int) -> None:
+        self._key = hand_key(seed, deal)
+        self.decisions = [0] * num_seats
+        """Decisions taken by each seat so far."""
+        self.probabilities: list[Probabilities] = []
+        """The probabilities played at each public action, in order."""
+        self.known: list[bool] = []
+        """Whether each of those was a stated policy (else the one-hot of a choice)."""
+
+    def decide(self, agent: SeatAgent, view: PlayerView) -> Action:
+        """The action of ``agent`` at ``view``: drawn from its stated probabilities with the
+        decision's uniform, or its own choice; ``ValueError`` if not a legal distribution."""
+        seat = view.seat
+        if isinstance(agent, KnownPolicy):
+            probabilities = agent.action_probabilities(view)
+            _check(agent, view, probabilities)
+            u = uniform_at(self._key, seat, self.decisions[seat])
+            action = sample_action(probabilities, u)
+            known = True
+        else:
+            action = agent.act(view)
+            _check_action(agent, view, action)
+            probabilities = _CERTAIN[action]
+            known = False
+        self.decisions[seat] += 1
+        self.probabilities.append(probabilities)
+        self.known.append(known)
+        return action
+
+
+def _check(agent: SeatAgent, view: PlayerView, probabilities: Probabilities) -> None:
+    legal = view.legal_actions
+    total = 0.0
+    bad = len(probabilities) != 3
+    for action, p in zip(Action, probabilities, strict=False):
+        bad = bad or not (p >= 0.0) or (p > 0.0 and action not in legal)
+        total += p
+    if bad or abs(total - 1.0) > 1e-9:
+        raise ValueError(
+            f"agent {agent.name!r} in seat {view.seat} returned action probabilities "
+            f"{tuple(probabilities)} in hand {view.hand_id} ({view.street.name.lower()}) that "
+            f"are not a distribution over its legal actions: "
+            f"{', '.join(a.name for a in legal)}"
+        )
+
+
+def _check_action(agent: SeatAgent, view: PlayerView, action: object) -> None:
+    if type(action) is not Action or action not in view.legal_actions:
+        raise ValueError(
+            f"agent {agent.name!r} in seat {view.seat} returned an illegal action {action!r} "
+            f"in hand {view.hand_id} ({view.street.name.lower()}); legal actions: "
+            f"{', '.join(a.name for a in view.legal_actions)}"
+        )
 
 
 def build_agents(agents: Sequence[SeatAgent | str]) -> list[SeatAgent]:
@@ -39,27 +118,34 @@ def build_agents(agents: Sequence[SeatAgent | str]) -> list[SeatAgent]:
     return built
 
 
-def play_turns(hand: Hand, table: Sequence[SeatAgent | None]) -> int | None:
+def play_turns(
+    hand: Hand, table: Sequence[SeatAgent | None], draws: HandDraws | None = None
+) -> int | None:
     """Let hosted agents act until an outside seat (``None``) is to act or the hand ends.
+
+    Args:
+        hand: The hand in progress.
+        table: The hosted agent of each seat, ``None`` for outside seats.
+        draws: The hand's common random numbers; without them every agent chooses itself
+            (``act``).
 
     Returns:
         The outside seat to act, or ``None`` once the hand is over.
 
     Raises:
-        ValueError: when an agent returns anything but one of its legal actions.
+        ValueError: when an agent returns anything but one of its legal actions (or
+            probabilities that are not a distribution over them).
     """
     while (seat := hand.actor) is not None:
         agent = table[seat]
         if agent is None:
             return seat
         view = hand.view(seat)
-        action = agent.act(view)
-        if type(action) is not Action or action not in view.legal_actions:
-            raise ValueError(
-                f"agent {agent.name!r} in seat {seat} returned an illegal action {action!r} "
-                f"in hand {hand.hand_id} ({view.street.name.lower()}); legal actions: "
-                f"{', '.join(a.name for a in view.legal_actions)}"
-            )
+        if draws is None:
+            action = agent.act(view)
+            _check_action(agent, view, action)
+        else:
+            action = draws.decide(agent, view)
         hand.act(action)
     return None
 

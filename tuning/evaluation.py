@@ -128,7 +128,9 @@ def play_block(
             seed=seed,
             rules=protocol.rules,
             names=("candidate", "opponent"),
+            keep_deals=True,
         )
+        assert result.deal_chips is not None  # kept on request
         per_opponent.append(result.deal_chips[:, 0] / (2 * protocol.small_bet))
     per_deal: npt.NDArray[np.float64] = np.mean(per_opponent, axis=0)
     return per_deal

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
-from agents.base import Agent, legal_actions
+from agents.base import KnownPolicyAgent, legal_actions
 from agents.bpp.belief import Belief
 from agents.bpp.decision import (
     Probabilities,
@@ -19,6 +19,9 @@ from agents.bpp.opponent import OpponentModel, generic_prior
 from agents.bpp.params import BPPParams
 from envs.rules import Action, Street
 from envs.view import PlayerView
+
+if TYPE_CHECKING:
+    from envs.protocols import BatchedAgent
 
 __all__ = ["BPPAgent", "BPPDecision", "BayesianPlayer", "bluffed", "deterministic_bpp"]
 
@@ -45,7 +48,7 @@ def bluffed(probabilities: Probabilities, rate: float) -> Probabilities:
     return (keep * fold, keep * call, keep * raise_ + rate)
 
 
-class BayesianPlayer(Agent):
+class BayesianPlayer(KnownPolicyAgent):
     """What both BPPs share: the network, the opponent model and sampling an action.
 
     Args:
@@ -76,19 +79,21 @@ class BayesianPlayer(Agent):
         """Learn from the opponents' shown cards (retro-analysis of their actions)."""
         self.belief.end_hand(view)
 
-    def _sample(self, probabilities: Probabilities) -> Action:
-        """One action drawn from ``probabilities``; no draw when one action is certain."""
-        fold, call, _ = probabilities
-        if call == 1.0:
-            return Action.CALL
-        if fold == 1.0:
-            return Action.FOLD
-        if fold == 0.0 and call == 0.0:
-            return Action.RAISE
-        u = self.rng.random()
-        if u < fold:
-            return Action.FOLD
-        return Action.CALL if u < fold + call else Action.RAISE
+    @property
+    def stateless(self) -> bool:  # type: ignore[override]
+        """Without learning, nothing carries over from one hand to the next."""
+        return not self.learn
+
+    def spawn(self) -> BayesianPlayer:
+        """A fresh agent with the same settings, sharing the (read-only) network tables."""
+        raise NotImplementedError
+
+    def batched(self, num_tables: int) -> BatchedAgent | None:
+        """The batched twin playing these parameters at ``num_tables`` tables (fresh memory);
+        ``None`` for subclasses."""
+        from agents.bpp.batched_twin import batched_twin  # the twin's module imports this one
+
+        return batched_twin(self, num_tables)
 
 
 class BPPAgent(BayesianPlayer):
@@ -197,9 +202,17 @@ class BPPAgent(BayesianPlayer):
             probabilities = bluffed(probabilities, params.bluff_rate)
         return BPPDecision(p, ew_bet, ew_pass, 0.0, probabilities)
 
-    def act(self, view: PlayerView) -> Action:
-        """Sample an action from ``decide(view)``."""
-        return self._sample(self.decide(view).probabilities)
+    def action_probabilities(self, view: PlayerView) -> Probabilities:
+        """The probabilities of ``decide(view)``, bluff included."""
+        return self.decide(view).probabilities
+
+    def spawn(self) -> BPPAgent:
+        """A fresh agent with the same settings, sharing the (read-only) network tables."""
+        agent = BPPAgent(
+            self.params, strategy=self.strategy, learn=self.learn, network=self.belief.network
+        )
+        agent.name = self.name
+        return agent
 
 
 def deterministic_bpp() -> BPPAgent:

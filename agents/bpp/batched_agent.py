@@ -16,7 +16,6 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from agents.bpp.batch_views import DecisionBatch, HandEndBatch
 from agents.bpp.batched_belief import BatchedBelief
 from agents.bpp.batched_decision import (
     bluff,
@@ -30,6 +29,7 @@ from agents.bpp.decision import Strategy
 from agents.bpp.network import Network, shipped_network
 from agents.bpp.opponent import generic_prior
 from agents.bpp.params import BPPParams
+from envs.batched.views import DecisionBatch, HandEndBatch
 from envs.rules import Action, Rules, Street
 
 __all__ = ["BatchedBPP", "BatchedBPPDecision", "BatchedBayesianPlayer"]
@@ -61,6 +61,8 @@ class BatchedBayesianPlayer:
         net = network if network is not None else shipped_network()
         self.num_tables = num_tables
         self.learn = learn
+        self.stateless = not learn
+        """Without learning, nothing carries over from one hand to the next at a table."""
         self.network = net
         self.model = BatchedOpponentModel(generic_prior(net.strength), prior_weight, learn=learn)
         self.belief = BatchedBelief(net, self.model)

@@ -27,7 +27,6 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from agents.bpp.batch_views import DecisionBatch
 from agents.bpp.batched_model import (
     BOARD_WIDTH,
     BatchedOpponentModel,
@@ -37,6 +36,7 @@ from agents.bpp.batched_model import (
 from agents.bpp.batched_types import street_types
 from agents.bpp.hand_types import NUM_CURRENT_TYPES, NUM_FINAL_TYPES
 from agents.bpp.network import Network
+from envs.batched.views import DecisionBatch
 
 __all__ = ["BatchedBelief"]
 

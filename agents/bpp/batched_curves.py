@@ -14,12 +14,12 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from agents.bpp.batch_views import DecisionBatch
 from agents.bpp.batched_agent import BatchedBayesianPlayer
 from agents.bpp.batched_decision import bluff
 from agents.bpp.batched_params import CurvesParamArrays, check_num_tables
 from agents.bpp.curves import CurvesParams
 from agents.bpp.network import Network
+from envs.batched.views import DecisionBatch
 from envs.rules import Action, Street
 
 __all__ = ["BatchedBPPCurves", "BatchedCurvesDecision", "curve_probabilities"]

@@ -17,10 +17,10 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from agents.bpp.batch_views import HandEndBatch
 from agents.bpp.batched_types import street_types
 from agents.bpp.hand_types import NUM_CURRENT_TYPES
 from agents.bpp.opponent import PARTNER, OppAction
+from envs.batched.views import HandEndBatch
 from envs.rules import Action, Rules
 
 __all__ = ["BOARD_WIDTH", "BatchedOpponentModel", "action_classes", "opponent_slots"]

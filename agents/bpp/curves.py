@@ -170,6 +170,12 @@ class BPPCurvesAgent(BayesianPlayer):
             probabilities = bluffed(probabilities, params.bluff_rate)
         return CurvesDecision(p, theta, probabilities)
 
-    def act(self, view: PlayerView) -> Action:
-        """Sample an action from ``decide(view)``."""
-        return self._sample(self.decide(view).probabilities)
+    def action_probabilities(self, view: PlayerView) -> Probabilities:
+        """The probabilities of ``decide(view)``, bluff included."""
+        return self.decide(view).probabilities
+
+    def spawn(self) -> BPPCurvesAgent:
+        """A fresh agent with the same settings, sharing the (read-only) network tables."""
+        agent = BPPCurvesAgent(self.params, learn=self.learn, network=self.belief.network)
+        agent.name = self.name
+        return agent

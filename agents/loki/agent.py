@@ -103,6 +103,10 @@ class Loki(Agent):
         self._opponents = OpponentModels(self.params, self._thresholds())
         self._start_hand(None)
 
+    def spawn(self) -> Loki:
+        """A fresh agent with the same settings, sharing the (read-only) pre-flop table."""
+        return type(self)(self.params, name=self.name, preflop_table=self._table)
+
     @staticmethod
     def default_params() -> LokiParams:
         """Parameters used when none are given."""

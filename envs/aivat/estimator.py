@@ -128,6 +128,9 @@ class _Replay:
         ranks = []
         for street in range(4):
             rows_in = np.flatnonzero(self.reached >= street)
+            if not rows_in.size:
+                ranks.append(np.zeros((self.m, 1, self.seats), dtype=np.int32))
+                continue
             computed = street_ranks(
                 h.holes[rows_in],
                 h.board[rows_in],

@@ -19,7 +19,6 @@ import numpy as np
 import pytest
 
 from agents.bpp.agent import BPPAgent
-from agents.bpp.batch_views import DecisionBatch, decision_batch, hand_end_batch
 from agents.bpp.batched_agent import BatchedBPP
 from agents.bpp.batched_curves import BatchedBPPCurves
 from agents.bpp.batched_model import opponent_slots
@@ -29,6 +28,7 @@ from agents.bpp.curves import BPPCurvesAgent, CurvesParams
 from agents.bpp.decision import Strategy
 from agents.bpp.hand_types import HandType, board_class, hand_type
 from agents.bpp.params import BPPParams
+from envs.batched.views import DecisionBatch, decision_batch, hand_end_batch
 from envs.crn import check_probabilities, decision_uniform, sample_action
 from envs.game import Hand
 from envs.match import deal_deck
@@ -404,5 +404,8 @@ def test_batched_twin_of_a_scalar_agent_plays_its_settings() -> None:
     assert twin.params.fp.tolist() == [[2.5] * 4] * 3 and twin.network is scalar.belief.network
     curves = batched_twin(BPPCurvesAgent(CurvesParams(steepness=7)), 2)
     assert isinstance(curves, BatchedBPPCurves) and curves.params.steepness.tolist() == [7, 7]
-    with pytest.raises(TypeError, match="no batched form"):
-        batched_twin(object(), 2)
+    class Tweaked(BPPAgent):  # a subclass may play or remember differently: no twin
+        pass
+
+    assert batched_twin(Tweaked(), 2) is None
+    assert Tweaked().batched(2) is None and BPPAgent().batched(2) is not None

@@ -11,6 +11,8 @@ import pytest
 
 from agents.base import Agent
 from agents.baselines import CallAgent, RaiseAgent, RandomAgent
+from envs.crn import decision_uniform
+from envs.deals import DECK_STREAM, deal_decks
 from envs.match import deal_deck, play_match
 from envs.rules import Action, Rules
 from envs.stats import PlayerTally, mean_estimate, t_quantile
@@ -18,17 +20,28 @@ from envs.view import PlayerView
 
 
 class Recorder(CallAgent):
-    """Always calls, and records what it was dealt and shown at the end of every hand."""
+    """Always calls, and records what it was dealt and shown at the end of every hand.
+
+    Its copies (every pass but the first plays a fresh copy, ``envs.match.fresh_copy``) write
+    to the same lists, so one recorder sees every hand its agent played in the match.
+    """
 
     name = "recorder"
 
-    def __init__(self) -> None:
+    def __init__(self, hands: list[PlayerView] | None = None, resets: list[int] | None = None):
         super().__init__()
-        self.hands: list[PlayerView] = []
-        self.resets = 0
+        self.hands: list[PlayerView] = [] if hands is None else hands
+        self._resets: list[int] = [] if resets is None else resets
+
+    @property
+    def resets(self) -> int:
+        return len(self._resets)
+
+    def spawn(self) -> Recorder:
+        return Recorder(self.hands, self._resets)
 
     def _forget(self) -> None:
-        self.resets += 1
+        self._resets.append(1)
 
     def observe(self, view: PlayerView) -> None:
         assert view.is_terminal
@@ -111,9 +124,14 @@ def test_mean_estimate() -> None:
 
 
 def test_deal_deck_is_the_documented_stream() -> None:
-    expected = np.random.default_rng(np.random.SeedSequence([5, 17])).permutation(52)
-    assert np.array_equal(deal_deck(5, 17), expected)
-    assert sorted(deal_deck(5, 17).tolist()) == list(range(52))
+    """Card by card: draw t takes the floor(u * (52 - t))-th card left (in card order)."""
+    left, expected = list(range(52)), []
+    for t in range(52):
+        u = decision_uniform(5, 17, 0, t, DECK_STREAM)
+        expected.append(left.pop(int(u * (52 - t))))
+    assert deal_deck(5, 17).tolist() == expected
+    assert deal_decks(5, [17], cards=52)[0].tolist() == expected
+    assert sorted(expected) == list(range(52))
 
 
 def test_same_seed_same_result_different_seed_different() -> None:
@@ -133,11 +151,12 @@ def test_duplicate_rotation_gives_each_agent_each_seat(num_seats: int) -> None:
     result = play_match(recorders, hands=deals * num_seats, seed=9)
     assert result.deals == deals and result.hands == deals * num_seats
     for j, recorder in enumerate(recorders):
-        assert recorder.resets == num_seats  # ACPC: memories reset before every seating's pass
+        assert recorder.resets == num_seats  # ACPC: fresh memories for every seating's pass
         assert len(recorder.hands) == result.hands
+        by_hand = sorted(recorder.hands, key=lambda v: v.hand_id)
         for deal in range(deals):
             deck = deal_deck(9, deal).tolist()
-            views = recorder.hands[deal::deals]  # pass r plays deal d as hand r * deals + d
+            views = by_hand[deal::deals]  # rotation r plays deal d as hand r * deals + d
             assert [v.seat for v in views] == [(j + r) % num_seats for r in range(num_seats)]
             for view in views:
                 assert view.button == deal % num_seats
@@ -273,12 +292,13 @@ def test_names_default_to_agent_names_made_unique() -> None:
 
 
 def test_agents_get_their_own_seeded_generators() -> None:
+    """The objects given play the first pass of the scalar engine, reset with its streams."""
     agents = [RandomAgent(), RandomAgent()]
-    play_match(agents, hands=2, seed=3)
+    play_match(agents, hands=2, seed=3, engine="scalar")
     draws = [a.rng.integers(1 << 30) for a in agents]
     assert draws[0] != draws[1]
     again = [RandomAgent(), RandomAgent()]
-    play_match(again, hands=2, seed=3)
+    play_match(again, hands=2, seed=3, engine="scalar")
     assert [a.rng.integers(1 << 30) for a in again] == draws
 
 
@@ -298,7 +318,9 @@ def test_illegal_action_names_agent_action_and_legal_actions() -> None:
 
 
 def test_non_action_return_is_an_error() -> None:
-    class Sloppy(CallAgent):
+    class Sloppy(Agent):
+        name = "sloppy"
+
         def act(self, view: PlayerView) -> Action:
             return 1  # type: ignore[return-value]
 

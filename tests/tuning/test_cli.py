@@ -29,10 +29,10 @@ def test_match_json_prints_one_object(capsys: pytest.CaptureFixture[str]) -> Non
 def test_match_table_and_no_duplicate(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["match", "rule", "raise", "call", "--hands", "31", "--seed", "1"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("33 hands (duplicate, 11 deals x 3 seatings), seed 1")
+    assert out.startswith("33 hands (duplicate, 11 deals x 3 seatings; one session), seed 1")
     assert "sb/hand" in out and "rule" in out
     assert main(["match", "call", "raise", "--hands", "31", "--seed", "1", "--no-duplicate"]) == 0
-    assert capsys.readouterr().out.startswith("31 hands (not duplicate)")
+    assert capsys.readouterr().out.startswith("31 hands (single; one session)")
 
 
 def test_agents_lists_the_registry(capsys: pytest.CaptureFixture[str]) -> None:

@@ -126,8 +126,12 @@ def learning_curves(
             for learn in (True, False):
                 learner = SWITCHES[agent](learn)
                 result = play_match(
-                    [learner, make_agent(opponent)], hands=2 * hands, seed=seed + m
+                    [learner, make_agent(opponent)],
+                    hands=2 * hands,
+                    seed=seed + m,
+                    keep_deals=True,
                 )
+                assert result.deal_chips is not None  # kept on request
                 # deal d of each seating is hand d of a fresh match: sum of both seatings.
                 sb = result.deal_chips[:, 0] / (2 * result.rules.small_bet)
                 per_block[learn].append(sb.reshape(-1, block).mean(axis=1))

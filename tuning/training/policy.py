@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 import torch
 
-from agents.base import Agent, legal_actions
+from agents.base import KnownPolicyAgent, Probabilities, legal_actions
 from envs.observation import ObservationEncoder
 from envs.rules import Action
 from envs.view import PlayerView
@@ -24,7 +24,7 @@ from tuning.training.observation_features import FeatureEncoder
 __all__ = ["PolicyAgent"]
 
 
-class PolicyAgent(Agent):
+class PolicyAgent(KnownPolicyAgent):
     """Agent card: plays a trained ``MaskablePPO`` model's policy, frozen.
 
     Args:
@@ -36,6 +36,7 @@ class PolicyAgent(Agent):
     """
 
     name = "ppo"
+    stateless = True
 
     def __init__(self, model: Any, *, deterministic: bool = True, name: str = "ppo") -> None:
         super().__init__()
@@ -65,9 +66,15 @@ class PolicyAgent(Agent):
         normalised: npt.NDArray[np.float64] = probs / probs.sum()
         return normalised  # in float64, so that Generator.choice accepts the sum
 
-    def act(self, view: PlayerView) -> Action:
-        """The most probable legal action, or one drawn from the masked policy."""
+    def action_probabilities(self, view: PlayerView) -> Probabilities:
+        """The most probable legal action for sure, or the masked policy's distribution."""
         probs = self.probabilities(view)
         if self.deterministic:
-            return Action(int(np.argmax(probs)))
-        return Action(int(self.rng.choice(len(probs), p=probs)))
+            certain = np.zeros(len(Action))
+            certain[int(np.argmax(probs))] = 1.0
+            probs = certain
+        return (float(probs[0]), float(probs[1]), float(probs[2]))
+
+    def spawn(self) -> PolicyAgent:
+        """A fresh agent playing the same (shared, frozen) model."""
+        return PolicyAgent(self.model, deterministic=self.deterministic, name=self.name)

@@ -1,10 +1,11 @@
 """What a batched agent receives: the decisions and hand ends of k tables as arrays.
 
 ``DecisionBatch`` stacks, for the k tables where the agent's seat is to act, what each seat's
-``PlayerView`` holds; ``HandEndBatch`` the same for the tables whose hand just ended. Field
-names, dtypes and shapes follow the batched-agent contract (S seats, L the longest action log,
-k rows); the batched engine builds them from its own arrays, and ``decision_batch`` and
-``hand_end_batch`` build them from scalar views (the differential tests and benchmarks).
+``PlayerView`` holds; ``HandEndBatch`` the same for the tables whose hand just ended (S seats,
+L the longest action log, k rows). ``decisions_at`` and ``hand_ends_at`` build them from a
+``HandBatch``'s arrays (the runners' hot path), ``decision_batch`` and ``hand_end_batch`` from
+scalar views (differential tests and benchmarks). Either way a batch holds what the viewing
+seat may see and nothing else: its own hole cards, the public state, and the cards shown down.
 
 The action log is the view's public betting history (blinds excluded): entry ``j < log_len``
 of a row is ``Acted(log_street[j], log_seat[j], log_action[j], log_amount[j])``; entries past
@@ -20,10 +21,18 @@ from typing import NamedTuple, TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from envs.batched.engine import HandBatch
 from envs.rules import Action, Rules
 from envs.view import PlayerView
 
-__all__ = ["DecisionBatch", "HandEndBatch", "decision_batch", "hand_end_batch"]
+__all__ = [
+    "DecisionBatch",
+    "HandEndBatch",
+    "decision_batch",
+    "decisions_at",
+    "hand_end_batch",
+    "hand_ends_at",
+]
 
 Int8 = npt.NDArray[np.int8]
 Int16 = npt.NDArray[np.int16]
@@ -218,4 +227,72 @@ def hand_end_batch(
         *shared,
         payoffs=_frozen([v.payoffs for v in views], np.int64),
         shown=_frozen(shown, np.int16),
+    )
+
+
+def _holes(batch: HandBatch, rows: Intp, seats: npt.NDArray[np.integer]) -> UInt8:
+    columns = 2 * seats.astype(np.intp)[:, np.newaxis] + np.arange(2)
+    holes: UInt8 = batch.deck[rows[:, np.newaxis], columns]
+    return holes
+
+
+def _board(batch: HandBatch, rows: Intp) -> UInt8:
+    start = 2 * batch.num_seats
+    return batch.deck[rows, start : start + 5]
+
+
+def decisions_at(batch: HandBatch, rows: Intp) -> DecisionBatch:
+    """What the seat to act at each table of ``rows`` sees there (``tables`` are the rows)."""
+    seat = batch.actor[rows]
+    if seat.size and int(seat.min()) < 0:
+        raise ValueError("a decision batch needs a seat to act at every table of rows")
+    contributions = batch.contributions[rows].astype(np.int64)
+    return DecisionBatch(
+        rules=batch.rules,
+        tables=rows,
+        seat=seat,
+        button=batch.button[rows],
+        hand_id=batch.hand_id[rows],
+        hole=_holes(batch, rows, seat),
+        board=_board(batch, rows),
+        board_len=batch.board_len[rows],
+        street=batch.street[rows],
+        pot=contributions.sum(axis=1),
+        to_call=batch.to_call()[rows].astype(np.int64),
+        num_bets=batch.num_bets[rows].astype(np.int8),
+        bets=batch.bets[rows].astype(np.int64),
+        contributions=contributions,
+        stacks=batch.stacks[rows].astype(np.int64),
+        blinds=batch.blinds[rows].astype(np.int64),
+        folded=batch.folded[rows],
+        legal=batch.legal_mask()[rows],
+        log_len=batch.log_len[rows].astype(np.int16),
+        log_street=batch.log_street[rows],
+        log_seat=batch.log_seat[rows],
+        log_action=batch.log_action[rows],
+        log_amount=batch.log_amount[rows].astype(np.int32),
+    )
+
+
+def hand_ends_at(batch: HandBatch, rows: Intp, seats: npt.NDArray[np.integer]) -> HandEndBatch:
+    """What seat ``seats[i]`` saw of the finished hand at table ``rows[i]``."""
+    n = batch.num_seats
+    cards = batch.deck[rows, : 2 * n].reshape(len(rows), n, 2).astype(np.int16)
+    shown = np.where(batch.showed[rows][:, :, np.newaxis], cards, np.int16(-1))
+    return HandEndBatch(
+        rules=batch.rules,
+        tables=rows,
+        seat=seats.astype(np.int8),
+        button=batch.button[rows],
+        hand_id=batch.hand_id[rows],
+        hole=_holes(batch, rows, seats),
+        board=_board(batch, rows),
+        board_len=batch.board_len[rows],
+        log_len=batch.log_len[rows].astype(np.int16),
+        log_street=batch.log_street[rows],
+        log_seat=batch.log_seat[rows],
+        log_action=batch.log_action[rows],
+        log_amount=batch.log_amount[rows].astype(np.int32),
+        payoffs=batch.payoffs[rows].astype(np.int64),
+        shown=shown,
     )

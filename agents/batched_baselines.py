@@ -1,0 +1,218 @@
+"""The baseline bots at thousands of tables at once (``envs.protocols.BatchedAgent``).
+
+``BatchedRandom``, ``BatchedCall``, ``BatchedRaise``, ``BatchedRule`` and ``BatchedPairRaise``
+return, for every row of a ``DecisionBatch``, exactly the probabilities their scalar twins in
+``agents.baselines`` and ``agents.biased`` state for the same view. None of them remembers
+anything between hands, so ``start_tables`` and ``observe_ends`` only check their arguments.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from agents.base import Agent
+from agents.baselines import (
+    CallAgent,
+    RaiseAgent,
+    RandomAgent,
+    RuleAgent,
+    RuleParams,
+    preflop_class,
+)
+from agents.biased import PairRaiseAgent
+from agents.strength.holdings import HOLDING_FLUSH, HOLDING_KEYS, HOLDINGS
+from envs.batched.views import DecisionBatch, HandEndBatch
+from envs.evaluator import CARD_KEYS, FLUSH_KEYS, KEY_INIT, rank_from_keys
+from envs.rules import Action, Street
+from envs.validation import whole_number
+
+__all__ = [
+    "BatchedCall",
+    "BatchedPairRaise",
+    "BatchedRaise",
+    "BatchedRandom",
+    "BatchedRule",
+    "batched_form",
+    "hand_strengths",
+]
+
+Floats = npt.NDArray[np.float64]
+_FOLD, _CALL, _RAISE = int(Action.FOLD), int(Action.CALL), int(Action.RAISE)
+
+
+class _Memoryless:
+    """What the memoryless bots share: a name, the table count and the contract's no-ops."""
+
+    name = "agent"
+    known_policy = True
+    stateless = True
+
+    def __init__(self, num_tables: int) -> None:
+        self.num_tables = whole_number("num_tables", num_tables, minimum=1)
+
+    def start_tables(self, tables: npt.ArrayLike, seats: npt.ArrayLike) -> None:
+        """Nothing to forget; checks that ``tables`` exist."""
+        index = np.asarray(tables).reshape(-1)
+        if index.size and (int(index.min()) < 0 or int(index.max()) >= self.num_tables):
+            raise ValueError(f"tables must be 0..{self.num_tables - 1}, got {index.tolist()}")
+
+    def observe_ends(self, batch: HandEndBatch) -> None:
+        """Nothing to learn."""
+
+    def probabilities(self, batch: DecisionBatch) -> Floats:
+        """Certain actions, one per row (``choose``)."""
+        probabilities = np.zeros((len(batch.tables), 3))
+        probabilities[np.arange(len(batch.tables)), self.choose(batch)] = 1.0
+        return probabilities
+
+    def choose(self, batch: DecisionBatch) -> npt.NDArray[np.intp]:
+        """The action of each row."""
+        raise NotImplementedError
+
+
+class BatchedRandom(_Memoryless):
+    """``random``: equal probabilities on the legal actions."""
+
+    name = "random"
+
+    def probabilities(self, batch: DecisionBatch) -> Floats:
+        """Each legal action with probability 1 / (number of legal actions)."""
+        legal = batch.legal.astype(np.float64)
+        result: Floats = legal / legal.sum(axis=1, keepdims=True)
+        return result
+
+
+class BatchedCall(_Memoryless):
+    """``call``: always checks or calls."""
+
+    name = "call"
+
+    def choose(self, batch: DecisionBatch) -> npt.NDArray[np.intp]:
+        """Check or call everywhere."""
+        return np.full(len(batch.tables), _CALL, dtype=np.intp)
+
+
+class BatchedRaise(_Memoryless):
+    """``raise``: bets or raises when it may, else checks or calls."""
+
+    name = "raise"
+
+    def choose(self, batch: DecisionBatch) -> npt.NDArray[np.intp]:
+        """Raise where legal, call elsewhere."""
+        return np.where(batch.legal[:, _RAISE], _RAISE, _CALL).astype(np.intp)
+
+
+def _pair_table() -> npt.NDArray[np.int8]:
+    table = np.full((52, 52), -1, dtype=np.int8)
+    for a, b in HOLDINGS.tolist():
+        table[a, b] = table[b, a] = int(preflop_class((a, b)))
+    return table
+
+
+_PREFLOP = _pair_table()
+_BOARD_WIDTH = (0, 3, 4, 5)
+
+
+def hand_strengths(hole: npt.NDArray[np.uint8], board: npt.NDArray[np.uint8]) -> Floats:
+    """HS1 of each row's ``hole`` on its ``board`` (3 to 5 cards, one width for all rows):
+    ``(ahead + tied / 2) / total`` over the opponent holdings disjoint from the known cards,
+    the same numbers as ``agents.strength.hand_strength``."""
+    rows = len(hole)
+    known = np.concatenate([hole, board], axis=1).astype(np.intp)
+    dead = np.zeros((rows, 52), dtype=bool)
+    dead[np.arange(rows)[:, np.newaxis], known] = True
+    live = ~(dead[:, HOLDINGS[:, 0]] | dead[:, HOLDINGS[:, 1]])
+    board_keys = KEY_INIT + CARD_KEYS.view(np.int64)[board.astype(np.intp)].sum(axis=1)
+    board_flush = FLUSH_KEYS.view(np.int64)[board.astype(np.intp)].sum(axis=1)
+    keys = board_keys[:, np.newaxis] + HOLDING_KEYS
+    flush = board_flush[:, np.newaxis] + HOLDING_FLUSH
+    # A dead holding may repeat a known card, a key of no hand: rank a live one in its place.
+    first_live = np.argmax(live, axis=1)
+    safe_keys = np.where(live, keys, keys[np.arange(rows), first_live][:, np.newaxis])
+    safe_flush = np.where(live, flush, flush[np.arange(rows), first_live][:, np.newaxis])
+    opponents = rank_from_keys(safe_keys, safe_flush)
+    mine = rank_from_keys(
+        board_keys + CARD_KEYS.view(np.int64)[hole.astype(np.intp)].sum(axis=1),
+        board_flush + FLUSH_KEYS.view(np.int64)[hole.astype(np.intp)].sum(axis=1),
+    )
+    ahead = ((opponents < mine[:, np.newaxis]) & live).sum(axis=1)
+    tied = ((opponents == mine[:, np.newaxis]) & live).sum(axis=1)
+    result: Floats = (ahead + 0.5 * tied) / live.sum(axis=1)
+    return result
+
+
+class BatchedRule(_Memoryless):
+    """``rule``: the pre-flop classes, then hand-strength thresholds (``RuleAgent``).
+
+    Args:
+        num_tables: Tables served.
+        params: The post-flop thresholds, one for all tables (``RuleParams()`` by default).
+    """
+
+    name = "rule"
+
+    def __init__(self, num_tables: int, params: RuleParams | None = None) -> None:
+        super().__init__(num_tables)
+        self.params = params if params is not None else RuleParams()
+
+    def choose(self, batch: DecisionBatch) -> npt.NDArray[np.intp]:
+        """The rule's action at each row, then check/call where it is not legal."""
+        hole = batch.hole.astype(np.intp)
+        choice = _PREFLOP[hole[:, 0], hole[:, 1]].astype(np.intp)
+        for street in (Street.FLOP, Street.TURN, Street.RIVER):
+            on = np.flatnonzero(batch.street == street)
+            if not on.size:
+                continue
+            width = _BOARD_WIDTH[street]
+            hs = hand_strengths(batch.hole[on], batch.board[on, :width])
+            to_call = batch.to_call[on].astype(np.float64)
+            pot = batch.pot[on].astype(np.float64)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                odds = np.where(to_call > 0, to_call / (pot + to_call), 0.0)
+            action = np.where(
+                hs >= self.params.raise_threshold,
+                _RAISE,
+                np.where((hs >= self.params.call_threshold) | (hs >= odds), _CALL, _FOLD),
+            )
+            choice[on] = action
+        legal = batch.legal[np.arange(len(choice)), choice]
+        return np.where(legal, choice, _CALL).astype(np.intp)
+
+
+class BatchedPairRaise(_Memoryless):
+    """``pair-raise``: raises with a pair or better (``has_pair``), else checks or calls."""
+
+    name = "pair-raise"
+
+    def choose(self, batch: DecisionBatch) -> npt.NDArray[np.intp]:
+        """Raise where legal with a pocket pair or a hole card paired on the board."""
+        ranks = batch.hole.astype(np.int16) >> 2
+        board = np.where(
+            np.arange(5) < batch.board_len[:, np.newaxis],
+            batch.board.astype(np.int16) >> 2,
+            np.int16(-1),
+        )
+        paired = (ranks[:, 0] == ranks[:, 1]) | (
+            (ranks[:, :, np.newaxis] == board[:, np.newaxis, :]).any(axis=(1, 2))
+        )
+        return np.where(paired & batch.legal[:, _RAISE], _RAISE, _CALL).astype(np.intp)
+
+
+def batched_form(agent: Agent, num_tables: int) -> _Memoryless | None:
+    """The batched twin of a baseline bot, playing its parameters at ``num_tables`` tables;
+    ``None`` for a subclass (it may play or remember differently)."""
+    if type(agent) is RuleAgent:
+        return BatchedRule(num_tables, agent.params)
+    for scalar, batched in _FORMS:
+        if type(agent) is scalar:
+            return batched(num_tables)
+    return None
+
+
+_FORMS: tuple[tuple[type[Agent], type[_Memoryless]], ...] = (
+    (RandomAgent, BatchedRandom),
+    (CallAgent, BatchedCall),
+    (RaiseAgent, BatchedRaise),
+    (PairRaiseAgent, BatchedPairRaise),
+)
