@@ -404,6 +404,7 @@ def test_batched_twin_of_a_scalar_agent_plays_its_settings() -> None:
     assert twin.params.fp.tolist() == [[2.5] * 4] * 3 and twin.network is scalar.belief.network
     curves = batched_twin(BPPCurvesAgent(CurvesParams(steepness=7)), 2)
     assert isinstance(curves, BatchedBPPCurves) and curves.params.steepness.tolist() == [7, 7]
+
     class Tweaked(BPPAgent):  # a subclass may play or remember differently: no twin
         pass
 
