@@ -112,11 +112,11 @@ def test_fold_ends_without_showdown_and_the_uncalled_bet_is_no_winning() -> None
 MATCHES = [
     # (agents, rules, hands): folds, showdowns and all-ins with finite stacks at 2, 3, 6 seats.
     (["random", "raise"], Rules(num_seats=2, stacks=(15, 40)), 1200),
-    (["random", "call", "raise"], Rules(num_seats=3, stacks=(30, 12, 50)), 900),
+    (["random", "call", "raise"], Rules(num_seats=3, stacks=(30, 12, 50)), 600),
     (
         ["random", "call", "raise", "rule", "random", "call"],
         Rules(num_seats=6, stacks=(20, 48, 9, 36, 60, 14)),
-        600,
+        500,
     ),
     (["random", "rule"], Rules(num_seats=2), 600),  # deep stacks
 ]
