@@ -14,9 +14,8 @@ of a row is ``Acted(log_street[j], log_seat[j], log_action[j], log_amount[j])``;
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import NamedTuple, TypeVar
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar, NamedTuple, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -43,8 +42,43 @@ UInt8 = npt.NDArray[np.uint8]
 Bool = npt.NDArray[np.bool_]
 
 
-@dataclass(frozen=True, eq=False)
-class DecisionBatch:
+class _Batch:
+    """Read-only named arrays, given at once or computed on first use from a source.
+
+    The runners build batches from a ``HandBatch`` lazily (``decisions_at``, ``hand_ends_at``):
+    an agent pays only for the fields it reads. A batch is read at once, while the tables are
+    where they were when it was built.
+    """
+
+    _fields: ClassVar[tuple[str, ...]] = ()
+
+    def __init_subclass__(cls) -> None:
+        cls._fields = tuple(name for name in cls.__annotations__ if not name.startswith("_"))
+
+    def __init__(self, source: Callable[[str], Any] | None = None, **fields: Any) -> None:
+        unknown = sorted(set(fields) - set(self._fields))
+        if unknown:
+            raise TypeError(f"{type(self).__name__} has no fields {unknown}")
+        missing = [name for name in self._fields if name not in fields]
+        if source is None and missing:
+            raise TypeError(f"{type(self).__name__} needs the fields {missing}")
+        object.__setattr__(self, "_source", source)
+        for name, value in fields.items():
+            object.__setattr__(self, name, value)
+
+    def __getattr__(self, name: str) -> Any:
+        source = self.__dict__.get("_source")
+        if source is None or name not in self._fields:
+            raise AttributeError(f"{type(self).__name__} has no field {name!r}")
+        value = source(name)
+        object.__setattr__(self, name, value)
+        return value
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"{type(self).__name__} is read-only")
+
+
+class DecisionBatch(_Batch):
     """The k tables where one agent's seat is to act (arrays read-only, k rows)."""
 
     rules: Rules
@@ -82,8 +116,7 @@ class DecisionBatch:
     log_amount: Int32
 
 
-@dataclass(frozen=True, eq=False)
-class HandEndBatch:
+class HandEndBatch(_Batch):
     """The k tables whose hand just ended, as the agent's seat saw them (arrays read-only)."""
 
     rules: Rules
@@ -224,7 +257,7 @@ def hand_end_batch(
     shared = _common(views, tables, terminal=True)
     shown = [[cards if cards is not None else (-1, -1) for cards in v.shown] for v in views]
     return HandEndBatch(
-        *shared,
+        **shared._asdict(),
         payoffs=_frozen([v.payoffs for v in views], np.int64),
         shown=_frozen(shown, np.int16),
     )
@@ -242,57 +275,63 @@ def _board(batch: HandBatch, rows: Intp) -> UInt8:
 
 
 def decisions_at(batch: HandBatch, rows: Intp) -> DecisionBatch:
-    """What the seat to act at each table of ``rows`` sees there (``tables`` are the rows)."""
+    """What the seat to act at each table of ``rows`` sees there (``tables`` are the rows),
+    each field computed when first read."""
     seat = batch.actor[rows]
     if seat.size and int(seat.min()) < 0:
         raise ValueError("a decision batch needs a seat to act at every table of rows")
-    contributions = batch.contributions[rows].astype(np.int64)
-    return DecisionBatch(
-        rules=batch.rules,
-        tables=rows,
-        seat=seat,
-        button=batch.button[rows],
-        hand_id=batch.hand_id[rows],
-        hole=_holes(batch, rows, seat),
-        board=_board(batch, rows),
-        board_len=batch.board_len[rows],
-        street=batch.street[rows],
-        pot=contributions.sum(axis=1),
-        to_call=batch.to_call()[rows].astype(np.int64),
-        num_bets=batch.num_bets[rows].astype(np.int8),
-        bets=batch.bets[rows].astype(np.int64),
-        contributions=contributions,
-        stacks=batch.stacks[rows].astype(np.int64),
-        blinds=batch.blinds[rows].astype(np.int64),
-        folded=batch.folded[rows],
-        legal=batch.legal_mask()[rows],
-        log_len=batch.log_len[rows].astype(np.int16),
-        log_street=batch.log_street[rows],
-        log_seat=batch.log_seat[rows],
-        log_action=batch.log_action[rows],
-        log_amount=batch.log_amount[rows].astype(np.int32),
-    )
+
+    def field(name: str) -> Any:
+        if name == "pot":
+            return batch.contributions[rows].sum(axis=1, dtype=np.int64)
+        if name == "to_call":
+            return batch.to_call()[rows].astype(np.int64)
+        if name == "legal":
+            return batch.legal_mask()[rows]
+        return _table_field(batch, rows, seat, name)
+
+    return DecisionBatch(field, rules=batch.rules, tables=rows, seat=seat)
 
 
 def hand_ends_at(batch: HandBatch, rows: Intp, seats: npt.NDArray[np.integer]) -> HandEndBatch:
-    """What seat ``seats[i]`` saw of the finished hand at table ``rows[i]``."""
+    """What seat ``seats[i]`` saw of the finished hand at table ``rows[i]``, each field
+    computed when first read."""
     n = batch.num_seats
-    cards = batch.deck[rows, : 2 * n].reshape(len(rows), n, 2).astype(np.int16)
-    shown = np.where(batch.showed[rows][:, :, np.newaxis], cards, np.int16(-1))
-    return HandEndBatch(
-        rules=batch.rules,
-        tables=rows,
-        seat=seats.astype(np.int8),
-        button=batch.button[rows],
-        hand_id=batch.hand_id[rows],
-        hole=_holes(batch, rows, seats),
-        board=_board(batch, rows),
-        board_len=batch.board_len[rows],
-        log_len=batch.log_len[rows].astype(np.int16),
-        log_street=batch.log_street[rows],
-        log_seat=batch.log_seat[rows],
-        log_action=batch.log_action[rows],
-        log_amount=batch.log_amount[rows].astype(np.int32),
-        payoffs=batch.payoffs[rows].astype(np.int64),
-        shown=shown,
-    )
+
+    def field(name: str) -> Any:
+        if name == "payoffs":
+            return batch.payoffs[rows].astype(np.int64)
+        if name == "shown":
+            cards = batch.deck[rows, : 2 * n].reshape(len(rows), n, 2).astype(np.int16)
+            return np.where(batch.showed[rows][:, :, np.newaxis], cards, np.int16(-1))
+        return _table_field(batch, rows, seats, name)
+
+    return HandEndBatch(field, rules=batch.rules, tables=rows, seat=seats.astype(np.int8))
+
+
+_WIDE = {"bets", "contributions", "stacks", "blinds"}
+_AS_IS = {"button", "hand_id", "street", "folded", "log_street", "log_seat", "log_action"}
+
+
+def _table_field(
+    batch: HandBatch, rows: Intp, seats: npt.NDArray[np.integer], name: str
+) -> npt.NDArray[Any]:
+    if name == "hole":
+        return _holes(batch, rows, seats)
+    if name == "board":
+        return _board(batch, rows)
+    if name == "board_len":
+        return batch.board_len[rows]
+    if name == "num_bets":
+        return batch.num_bets[rows].astype(np.int8)
+    if name == "log_len":
+        return batch.log_len[rows].astype(np.int16)
+    if name == "log_amount":
+        return batch.log_amount[rows].astype(np.int32)
+    if name in _WIDE:
+        wide: npt.NDArray[Any] = getattr(batch, name)[rows].astype(np.int64)
+        return wide
+    if name in _AS_IS:
+        array: npt.NDArray[Any] = getattr(batch, name)[rows]
+        return array
+    raise AttributeError(f"no field {name!r}")

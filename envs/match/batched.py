@@ -11,7 +11,6 @@ scalar engine, so both engines play the same hands.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -31,7 +30,7 @@ from envs.match.plan import MatchPlan
 from envs.protocols import BatchedAgent
 from envs.rules import Action, Rules
 
-__all__ = ["Pass", "play_batched", "replay"]
+__all__ = ["Passes", "plan_passes", "play_batched", "replay"]
 
 Ints = npt.NDArray[np.int64]
 OnHand = Callable[[Hand, tuple[str, ...]], None]
@@ -39,13 +38,17 @@ Progress = Callable[[int], None]
 
 
 @dataclass(frozen=True)
-class Pass:
-    """Deals ``first .. last - 1`` of one session in one rotation, with fresh agents."""
+class Passes:
+    """The passes of a match, in deal order: pass ``i`` plays deals ``first[i] .. last[i] - 1``
+    of session ``session[i]`` in rotation ``rotation[i]``, with fresh agents."""
 
-    session: int
-    rotation: int
-    first: int
-    last: int
+    session: Ints
+    rotation: Ints
+    first: Ints
+    last: Ints
+
+    def __len__(self) -> int:
+        return len(self.first)
 
 
 def replay(batch: HandBatch, table: int) -> Hand:
@@ -70,56 +73,64 @@ def _replayed(rules: Rules, record: _Record) -> Hand:
 
 
 class _Tables:
-    """The work of every table: its queue of passes and the deal it plays."""
+    """The work of every table: pass ``t + q * T`` is the ``q``-th pass of table ``t`` (of
+    ``T``), taken in order; arrays over tables say which pass and deal each one is at."""
 
-    def __init__(self, plan: MatchPlan, passes: Sequence[Pass], num_tables: int) -> None:
-        self.plan = plan
-        self.queues = [list(passes[t::num_tables]) for t in range(num_tables)]
-        for queue in self.queues:
-            queue.reverse()  # pop() takes them in order
-        self.current: list[Pass | None] = [None] * num_tables
+    def __init__(self, passes: Passes, num_tables: int) -> None:
+        self.passes = passes
+        self.num_tables = num_tables
+        self.taken = np.zeros(num_tables, dtype=np.int64)
+        self.current = np.full(num_tables, -1, dtype=np.int64)
         self.next_deal = np.zeros(num_tables, dtype=np.int64)
+        self.last = np.zeros(num_tables, dtype=np.int64)
         self.deal = np.zeros(num_tables, dtype=np.int64)
         self.rotation = np.zeros(num_tables, dtype=np.int64)
+        self.session = np.zeros(num_tables, dtype=np.int64)
 
-    def advance(self, table: int, window_end: int) -> tuple[int, Pass | None] | None:
-        """The next deal of ``table`` inside the window, and the pass it opens (if new)."""
-        work = self.current[table]
-        opened = None
-        if work is None or self.next_deal[table] >= work.last:
-            if not self.queues[table]:
-                self.current[table] = None
-                return None
-            work = self.queues[table][-1]
-            if work.first >= window_end:
-                return None
-            self.queues[table].pop()
-            self.current[table] = opened = work
-            self.next_deal[table] = work.first
-            self.rotation[table] = work.rotation
-        deal = int(self.next_deal[table])
-        if deal >= window_end:
-            return None
-        self.next_deal[table] += 1
-        self.deal[table] = deal
-        return deal, opened
+    def advance(
+        self, rows: npt.NDArray[np.intp], window_end: int
+    ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+        """Move each idle table of ``rows`` to its next deal inside the window.
+
+        Returns:
+            The tables dealt a new hand (their deal in ``deal``), and among them those that
+            opened a new pass (their agents must start fresh).
+        """
+        passes = self.passes
+        done = self.next_deal[rows] >= self.last[rows]
+        candidates = rows[done]
+        upcoming = candidates + self.taken[candidates] * self.num_tables
+        exists = upcoming < len(passes)
+        candidates, upcoming = candidates[exists], upcoming[exists]
+        ready = passes.first[upcoming] < window_end
+        opened, upcoming = candidates[ready], upcoming[ready]
+        self.taken[opened] += 1
+        self.current[opened] = upcoming
+        self.next_deal[opened] = passes.first[upcoming]
+        self.last[opened] = passes.last[upcoming]
+        self.rotation[opened] = passes.rotation[upcoming]
+        self.session[opened] = passes.session[upcoming]
+        deal = self.next_deal[rows]
+        dealt = rows[(deal < self.last[rows]) & (deal < window_end) & (self.current[rows] >= 0)]
+        self.deal[dealt] = self.next_deal[dealt]
+        self.next_deal[dealt] += 1
+        return dealt, opened
 
 
-def plan_passes(plan: MatchPlan, split: bool, num_tables: int) -> list[Pass]:
+def plan_passes(plan: MatchPlan, split: bool, num_tables: int) -> Passes:
     """The passes of the match, in deal order; with ``split``, cut into about ``num_tables``
     pieces per rotation (allowed only when no agent remembers anything between hands)."""
-    passes: list[Pass] = []
-    for session in range(plan.sessions):
-        first = session * plan.deals_per_session
-        pieces = 1
-        if split:
-            per_rotation = max(1, num_tables // (plan.rotations * plan.sessions))
-            pieces = min(per_rotation, plan.deals_per_session)
-        bounds = np.linspace(first, first + plan.deals_per_session, pieces + 1).astype(int)
-        for lo, hi in itertools.pairwise(bounds.tolist()):
-            passes.extend(Pass(session, r, int(lo), int(hi)) for r in range(plan.rotations))
-    passes.sort(key=lambda p: (p.first, p.rotation))
-    return passes
+    sessions, rotations, per_session = plan.sessions, plan.rotations, plan.deals_per_session
+    pieces = 1
+    if split:
+        pieces = min(max(1, num_tables // (rotations * sessions)), per_session)
+    cuts = (np.arange(pieces + 1) * per_session) // pieces  # piece boundaries in a session
+    starts = np.arange(sessions)[:, np.newaxis] * per_session
+    first = np.repeat((starts + cuts[:-1]).reshape(-1), rotations)
+    last = np.repeat((starts + cuts[1:]).reshape(-1), rotations)
+    rotation = np.tile(np.arange(rotations), sessions * pieces)
+    session = np.repeat(np.arange(sessions), pieces * rotations)
+    return Passes(session, rotation.astype(np.int64), first, last)
 
 
 def play_batched(
@@ -127,7 +138,7 @@ def play_batched(
     rules: Rules,
     batch: HandBatch,
     agents: Sequence[BatchedAgent],
-    passes: Sequence[Pass],
+    passes: Passes,
     accounts: Accounts,
     labels: Sequence[str],
     *,
@@ -149,7 +160,7 @@ def play_batched(
         progress: Called with the number of hands just finished.
     """
     n, tables = plan.num_agents, batch.num_tables
-    work = _Tables(plan, passes, tables)
+    work = _Tables(passes, tables)
     cards = 2 * n + 5
     width = batch.log_action.shape[1]
     probabilities = np.zeros((tables, width, 3)) if accounts.aivat else None
@@ -169,25 +180,17 @@ def play_batched(
         """Deal the next hand at each idle table of ``rows`` that has one in the window (and
         again wherever the hand ends at once, e.g. all-in blinds)."""
         while rows.size:
-            dealt, deals = [], []
-            for table in rows.tolist():
-                step = work.advance(table, accounts.window_end)
-                if step is None:
-                    continue
-                deal_id, opened = step
-                if opened is not None:
-                    _open_pass(plan, agents, table, opened)
-                dealt.append(table)
-                deals.append(deal_id)
-            if not dealt:
+            dealt, opened = work.advance(rows, accounts.window_end)
+            if opened.size:
+                _open_passes(plan, agents, opened, work.session[opened], work.rotation[opened])
+            if not dealt.size:
                 return
-            index = np.array(dealt, dtype=np.intp)
-            deal_ids = np.array(deals, dtype=np.int64)
+            deal_ids = work.deal[dealt]
             batch.start(
-                index,
+                dealt,
                 deal_decks(plan.seed, deal_ids, cards=cards),
                 deal_ids % n,
-                work.rotation[index] * plan.deals + deal_ids,
+                work.rotation[dealt] * plan.deals + deal_ids,
             )
             rows = np.flatnonzero(batch.finished)
             book(rows)
@@ -247,15 +250,23 @@ def play_batched(
         deal(ended)
 
 
-def _open_pass(plan: MatchPlan, agents: Sequence[BatchedAgent], table: int, work: Pass) -> None:
-    """Fresh agents at ``table`` for a new pass (adapters reset their scalar agents)."""
-    streams = plan.agent_streams(work.session, work.rotation)
-    rows = np.array([table], dtype=np.intp)
+def _open_passes(
+    plan: MatchPlan,
+    agents: Sequence[BatchedAgent],
+    tables: npt.NDArray[np.intp],
+    sessions: Ints,
+    rotations: Ints,
+) -> None:
+    """Fresh agents at ``tables`` for their new passes (adapters reset their scalar agents)."""
+    n = plan.num_agents
     for j, agent in enumerate(agents):
-        seat = np.array([plan.seat_of(j, work.rotation)], dtype=np.int8)
-        agent.start_tables(rows, seat)
+        agent.start_tables(tables, ((j + rotations) % n).astype(np.int8))
         if isinstance(agent, ScalarTables):
-            agent.reset_table(table, np.random.default_rng(streams[j]))
+            for table, session, rotation in zip(
+                tables.tolist(), sessions.tolist(), rotations.tolist(), strict=True
+            ):
+                stream = plan.agent_streams(session, rotation)[j]
+                agent.reset_table(table, np.random.default_rng(stream))
 
 
 def _finished(
