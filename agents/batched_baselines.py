@@ -155,6 +155,24 @@ class BatchedRule(_Memoryless):
     def __init__(self, num_tables: int, params: RuleParams | None = None) -> None:
         super().__init__(num_tables)
         self.params = params if params is not None else RuleParams()
+        # HS of each table's hand on its street, kept while the hand and street last: the
+        # board does not change within a street, and the bot may act several times on it.
+        self._hs = np.zeros(self.num_tables)
+        self._hand = np.full(self.num_tables, -1, dtype=np.int64)
+        self._street = np.full(self.num_tables, -1, dtype=np.int8)
+
+    def _strengths(self, batch: DecisionBatch, on: npt.NDArray[np.intp], width: int) -> Floats:
+        tables = batch.tables[on]
+        hand, street = batch.hand_id[on], batch.street[on]
+        stale = (self._hand[tables] != hand) | (self._street[tables] != street)
+        if stale.any():
+            rows = on[stale]
+            fresh = tables[stale]
+            self._hs[fresh] = hand_strengths(batch.hole[rows], batch.board[rows, :width])
+            self._hand[fresh] = hand[stale]
+            self._street[fresh] = street[stale]
+        result: Floats = self._hs[tables]
+        return result
 
     def choose(self, batch: DecisionBatch) -> npt.NDArray[np.intp]:
         """The rule's action at each row, then check/call where it is not legal."""
@@ -165,7 +183,7 @@ class BatchedRule(_Memoryless):
             if not on.size:
                 continue
             width = _BOARD_WIDTH[street]
-            hs = hand_strengths(batch.hole[on], batch.board[on, :width])
+            hs = self._strengths(batch, on, width)
             to_call = batch.to_call[on].astype(np.float64)
             pot = batch.pot[on].astype(np.float64)
             with np.errstate(invalid="ignore", divide="ignore"):

@@ -188,7 +188,7 @@ def play_match(
             )
         else:
             split = all(_stateless(a) and isinstance(a, KnownPolicy) for a in templates)
-            passes = plan_passes(plan, split, MAX_TABLES)
+            passes = plan_passes(plan, split, MAX_TABLES, accounts.window)
             batch = HandBatch(rules, max(1, min(len(passes), MAX_TABLES)))
             batched = [_batched_form(t, a, batch) for t, a in zip(templates, agents, strict=True)]
             play_batched(

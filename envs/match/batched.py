@@ -39,16 +39,46 @@ Progress = Callable[[int], None]
 
 @dataclass(frozen=True)
 class Passes:
-    """The passes of a match, in deal order: pass ``i`` plays deals ``first[i] .. last[i] - 1``
-    of session ``session[i]`` in rotation ``rotation[i]``, with fresh agents."""
+    """The passes of a match, in deal order, computed from their index (no arrays held).
 
-    session: Ints
-    rotation: Ints
-    first: Ints
-    last: Ints
+    A pass plays deals ``first .. last - 1`` of one session in one rotation with fresh agents.
+    Unsplit, pass ``i`` is session ``i // R`` in rotation ``i % R`` (``R`` rotations). Split
+    (only when no agent remembers anything between hands), each window of ``window`` deals is
+    cut into ``pieces`` runs of deals, and pass ``i`` is run ``(i // R) % pieces`` of window
+    ``i // (R * pieces)`` in rotation ``i % R``.
+    """
+
+    plan: MatchPlan
+    pieces: int = 0
+    """Runs per window when split; 0 when not split."""
+    window: int = 0
 
     def __len__(self) -> int:
-        return len(self.first)
+        plan = self.plan
+        if not self.pieces:
+            return plan.sessions * plan.rotations
+        windows = -(-plan.deals // self.window)
+        return windows * self.pieces * plan.rotations
+
+    def rotation(self, index: Ints) -> Ints:
+        """The rotation of each pass."""
+        return index % self.plan.rotations
+
+    def bounds(self, index: Ints) -> tuple[Ints, Ints]:
+        """``(first, last)``: the deals of each pass (``last`` excluded)."""
+        plan = self.plan
+        group = index // plan.rotations
+        if not self.pieces:
+            first = group * plan.deals_per_session
+            return first, first + plan.deals_per_session
+        window, piece = group // self.pieces, group % self.pieces
+        start = window * self.window
+        size = np.minimum(self.window, plan.deals - start)
+        return start + piece * size // self.pieces, start + (piece + 1) * size // self.pieces
+
+    def session(self, index: Ints) -> Ints:
+        """The session of each pass (of its first deal when split)."""
+        return self.bounds(index)[0] // self.plan.deals_per_session
 
 
 def replay(batch: HandBatch, table: int) -> Hand:
@@ -102,14 +132,15 @@ class _Tables:
         upcoming = candidates + self.taken[candidates] * self.num_tables
         exists = upcoming < len(passes)
         candidates, upcoming = candidates[exists], upcoming[exists]
-        ready = passes.first[upcoming] < window_end
+        first, last = passes.bounds(upcoming)
+        ready = first < window_end
         opened, upcoming = candidates[ready], upcoming[ready]
         self.taken[opened] += 1
         self.current[opened] = upcoming
-        self.next_deal[opened] = passes.first[upcoming]
-        self.last[opened] = passes.last[upcoming]
-        self.rotation[opened] = passes.rotation[upcoming]
-        self.session[opened] = passes.session[upcoming]
+        self.next_deal[opened] = first[ready]
+        self.last[opened] = last[ready]
+        self.rotation[opened] = passes.rotation(upcoming)
+        self.session[opened] = passes.session(upcoming)
         deal = self.next_deal[rows]
         dealt = rows[(deal < self.last[rows]) & (deal < window_end) & (self.current[rows] >= 0)]
         self.deal[dealt] = self.next_deal[dealt]
@@ -117,20 +148,13 @@ class _Tables:
         return dealt, opened
 
 
-def plan_passes(plan: MatchPlan, split: bool, num_tables: int) -> Passes:
-    """The passes of the match, in deal order; with ``split``, cut into about ``num_tables``
-    pieces per rotation (allowed only when no agent remembers anything between hands)."""
-    sessions, rotations, per_session = plan.sessions, plan.rotations, plan.deals_per_session
-    pieces = 1
-    if split:
-        pieces = min(max(1, num_tables // (rotations * sessions)), per_session)
-    cuts = (np.arange(pieces + 1) * per_session) // pieces  # piece boundaries in a session
-    starts = np.arange(sessions)[:, np.newaxis] * per_session
-    first = np.repeat((starts + cuts[:-1]).reshape(-1), rotations)
-    last = np.repeat((starts + cuts[1:]).reshape(-1), rotations)
-    rotation = np.tile(np.arange(rotations), sessions * pieces)
-    session = np.repeat(np.arange(sessions), pieces * rotations)
-    return Passes(session, rotation.astype(np.int64), first, last)
+def plan_passes(plan: MatchPlan, split: bool, num_tables: int, window: int) -> Passes:
+    """The passes of the match; with ``split``, each window of deals is cut into about
+    ``num_tables / rotations`` runs per rotation, so every table has work in every window."""
+    if not split:
+        return Passes(plan)
+    pieces = max(1, min(num_tables // plan.rotations, window))
+    return Passes(plan, pieces, window)
 
 
 def play_batched(

@@ -1,4 +1,9 @@
-"""``holdem-lab match``: a seeded (duplicate) match between registered agents."""
+"""``holdem-lab match``: a seeded (duplicate) match between registered agents.
+
+holdem-lab match rule call --hands 20000                       # seed 0, one session
+holdem-lab match bpp bpp-curves --hands 1000000 --sessions 1000 --estimator aivat
+holdem-lab match rule call random raise --hands 8000 --json --history hands.phhs
+"""
 
 from __future__ import annotations
 
@@ -6,13 +11,15 @@ import argparse
 import contextlib
 import json
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from envs.game import Hand
-from envs.match import play_match
+from envs.match import Engine, Estimator, play_match
+from envs.phh import PHHWriter, check_phh_rules
 from envs.registry import available_agents
-from envs.rules import MAX_SEATS, MIN_SEATS
+from envs.rules import MAX_SEATS, MIN_SEATS, Rules
 from tuning.cli._args import positive_int, seed
 
 PROGRESS_MIN_HANDS = 2000
@@ -28,12 +35,35 @@ def add_parser(sub: Any) -> None:
         description=(
             "Play a seeded match, one agent per seat (2 to 10). In duplicate mode (the default) "
             "every deal is replayed with the agents rotated over all seats, so the number of "
-            "hands is rounded up to a multiple of the number of agents."
+            "hands is rounded up to a multiple of the number of agents (and of sessions)."
         ),
     )
     match.add_argument("agents", nargs="+", metavar="AGENT", help="registered agent names")
     match.add_argument("--hands", type=positive_int, required=True, help="hands to play")
-    match.add_argument("--seed", type=seed, required=True, help="root seed (>= 0)")
+    match.add_argument(
+        "--seed", type=seed, default=0, help="root seed of cards and decisions (default 0)"
+    )
+    match.add_argument(
+        "--sessions",
+        type=positive_int,
+        default=1,
+        help="independent sessions of equal length, fresh agents in each (default 1: the "
+        "whole match is one session); the batched engine plays them side by side",
+    )
+    match.add_argument(
+        "--engine",
+        choices=[e.value for e in Engine],
+        default=Engine.AUTO.value,
+        help="scalar (one hand at a time) or batched (thousands of tables at once); both play "
+        "the same hands; auto: batched when every agent has a batched form and there is "
+        "enough to batch",
+    )
+    match.add_argument(
+        "--estimator",
+        choices=[e.value for e in Estimator],
+        default=Estimator.RAW.value,
+        help="aivat: also report AIVAT estimates (unbiased, lower variance)",
+    )
     match.add_argument(
         "--no-duplicate",
         dest="duplicate",
@@ -47,6 +77,12 @@ def add_parser(sub: Any) -> None:
         type=Path,
         metavar="FILE",
         help="write every hand as an ACPC STATE line to FILE",
+    )
+    match.add_argument(
+        "--history",
+        type=Path,
+        metavar="FILE",
+        help="write every hand to FILE in PokerKit's PHH format (a .phhs set, one per hand)",
     )
     match.set_defaults(command=run, parser=match)
 
@@ -68,14 +104,28 @@ def run(args: argparse.Namespace) -> int:
         and not args.quiet
         and (not args.json or sys.stderr.isatty())
     )
+    if args.history is not None:
+        try:
+            check_phh_rules(Rules(num_seats=len(names)))
+        except ValueError as error:
+            parser.error(str(error))
     try:
         with contextlib.ExitStack() as stack:
-            on_hand = None
+            writers: list[Callable[[Hand, tuple[str, ...]], None]] = []
             if args.acpc_log is not None:
-                log = stack.enter_context(args.acpc_log.open("w", encoding="utf-8"))
+                log = stack.enter_context(_open(args.acpc_log, "ACPC log"))
 
-                def on_hand(hand: Hand, seat_names: tuple[str, ...]) -> None:
-                    log.write(hand.to_acpc(seat_names) + "\n")
+                def acpc(hand: Hand, seats: tuple[str, ...]) -> None:
+                    log.write(hand.to_acpc(seats) + "\n")
+
+                writers.append(acpc)
+            if args.history is not None:
+                stream = stack.enter_context(_open(args.history, "hand history"))
+                writers.append(stack.enter_context(PHHWriter(stream)).write)
+
+            def on_hand(hand: Hand, seat_names: tuple[str, ...]) -> None:
+                for write in writers:
+                    write(hand, seat_names)
 
             result = play_match(
                 names,
@@ -83,16 +133,33 @@ def run(args: argparse.Namespace) -> int:
                 seed=args.seed,
                 duplicate=args.duplicate,
                 progress=progress,
-                on_hand=on_hand,
+                on_hand=on_hand if writers else None,
+                sessions=args.sessions,
+                engine=args.engine,
+                estimator=args.estimator,
+                keep_deals=False,
             )
     except ValueError as error:  # e.g. an agent returned an illegal action
         sys.stderr.write(f"holdem-lab match: error: {error}\n")
         return 1
-    except OSError as error:
-        sys.stderr.write(f"holdem-lab match: error: cannot write the ACPC log: {error}\n")
+    except _CannotWrite as error:
+        sys.stderr.write(f"holdem-lab match: error: {error}\n")
         return 1
     if args.json:
         sys.stdout.write(json.dumps(result.to_dict(), allow_nan=False) + "\n")
     else:
         sys.stdout.write(result.format_table() + "\n")
     return 0
+
+
+class _CannotWrite(Exception):
+    """A log file could not be opened or written."""
+
+
+@contextlib.contextmanager
+def _open(path: Path, what: str) -> Iterator[TextIO]:
+    try:
+        with path.open("w", encoding="utf-8") as handle:
+            yield handle
+    except OSError as error:
+        raise _CannotWrite(f"cannot write the {what} {path}: {error}") from None
