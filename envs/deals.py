@@ -39,12 +39,20 @@ def deal_deck(seed: int, deal: int, *, cards: int = 52) -> npt.NDArray[np.int64]
     return np.array(drawn, dtype=np.int64)
 
 
-def deal_decks(seed: int, deals: npt.ArrayLike, *, cards: int = 52) -> npt.NDArray[np.uint8]:
-    """``deal_deck`` of many deals at once: ``(len(deals), cards)`` ``uint8`` card ids."""
+def deal_decks(
+    seed: int | npt.ArrayLike, deals: npt.ArrayLike, *, cards: int = 52
+) -> npt.NDArray[np.uint8]:
+    """``deal_deck`` of many deals at once: ``(len(deals), cards)`` ``uint8`` card ids.
+
+    ``seed`` is one seed for all deals, or one per deal.
+    """
     if not 1 <= cards <= 52:
         raise ValueError(f"cards must be between 1 and 52, got {cards}")
     index = np.asarray(deals, dtype=np.int64).reshape(-1)
-    u = decision_uniforms(seed, index[:, np.newaxis], 0, np.arange(cards), DECK_STREAM)
+    seeds = np.asarray(seed)
+    if seeds.ndim:
+        seeds = seeds.reshape(-1, 1)
+    u = decision_uniforms(seeds, index[:, np.newaxis], 0, np.arange(cards), DECK_STREAM)
     taken = np.empty((len(index), cards), dtype=np.int64)
     for t in range(cards):
         card = np.minimum((u[:, t] * (52 - t)).astype(np.int64), 51 - t)

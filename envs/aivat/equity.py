@@ -56,7 +56,12 @@ def live_cards(holes: Cards, board: Cards) -> Cards:
 
 
 def board_samples(
-    live: Cards, count: int, samples: int, seed: int, deals: npt.NDArray[np.int64], street: int
+    live: Cards,
+    count: int,
+    samples: int,
+    seed: int | npt.NDArray[np.uint64],
+    deals: npt.NDArray[np.int64],
+    street: int,
 ) -> Cards:
     """``(m, samples, count)`` cards drawn without replacement from each row's ``live`` cards.
 
@@ -67,8 +72,11 @@ def board_samples(
     m, size = live.shape
     sample_ids = np.arange(samples)[np.newaxis, :, np.newaxis]
     draw_ids = np.arange(count)[np.newaxis, np.newaxis, :]
+    seeds = np.asarray(seed)
+    if seeds.ndim:
+        seeds = seeds.reshape(-1, 1, 1)
     u = decision_uniforms(
-        seed, deals[:, np.newaxis, np.newaxis], sample_ids, draw_ids, EQUITY_STREAM + street
+        seeds, deals[:, np.newaxis, np.newaxis], sample_ids, draw_ids, EQUITY_STREAM + street
     ).reshape(m, samples, count)
     taken: list[npt.NDArray[np.int64]] = []
     for t in range(count):
@@ -94,7 +102,7 @@ def street_ranks(
     board: Cards,
     street: int,
     *,
-    seed: int,
+    seed: int | npt.NDArray[np.uint64],
     deals: npt.NDArray[np.int64],
     samples: int,
 ) -> Ranks:
@@ -104,7 +112,7 @@ def street_ranks(
         holes: ``(m, S, 2)`` hole cards.
         board: ``(m, 5)`` the whole board of each deal (only the street's cards are read).
         street: 0 pre-flop .. 3 river.
-        seed: The match seed (sample stream key).
+        seed: The match seed (sample stream key), one for all rows or one per row.
         deals: ``(m,)`` the deal index of each row (sample stream key).
         samples: Boards sampled on the flop and pre-flop.
     """

@@ -76,10 +76,13 @@ class PlayedHands:
     """``(m, L)`` whether that agent's policy is known (only then is the decision corrected)."""
     deals: Ints
     """``(m,)`` deal index of each hand (key of the equity samples)."""
+    seeds: npt.NDArray[np.uint64] | None = None
+    """``(m,)`` the match seed of each hand (the other key of the samples); ``None``: the
+    ``seed`` given to the estimator, for every hand."""
 
 
 def aivat_corrections(
-    rules: Rules, hands: PlayedHands, *, seed: int, samples: int = DEFAULT_SAMPLES
+    rules: Rules, hands: PlayedHands, *, seed: int = 0, samples: int = DEFAULT_SAMPLES
 ) -> Floats:
     """``(m, S)`` corrections in chips; ``payoffs + corrections`` is the AIVAT value."""
     terms: Floats = aivat_terms(rules, hands, seed=seed, samples=samples).sum(axis=1)
@@ -87,7 +90,7 @@ def aivat_corrections(
 
 
 def aivat_terms(
-    rules: Rules, hands: PlayedHands, *, seed: int, samples: int = DEFAULT_SAMPLES
+    rules: Rules, hands: PlayedHands, *, seed: int = 0, samples: int = DEFAULT_SAMPLES
 ) -> Floats:
     """``(m, 5, S)`` the corrections by kind: the chance nodes dealing the hole cards, the flop,
     the turn and the river (0..3), and all known-policy decisions (``DECISIONS``)."""
@@ -117,6 +120,7 @@ class _Replay:
     def _ranks(self, seed: int, samples: int) -> list[npt.NDArray[np.int32]]:
         """Per street, the ranks of each hand that reaches it (zeros elsewhere)."""
         h = self.hands
+        seeds = h.seeds if h.seeds is not None else np.full(self.m, seed, dtype=np.uint64)
         last = np.arange(h.log_street.shape[1]) < h.log_len[:, np.newaxis]
         final_folded = np.zeros((self.m, self.seats), dtype=bool)
         folds = last & (h.log_action == Action.FOLD)
@@ -135,7 +139,7 @@ class _Replay:
                 h.holes[rows_in],
                 h.board[rows_in],
                 street,
-                seed=seed,
+                seed=seeds[rows_in],
                 deals=h.deals[rows_in],
                 samples=samples,
             )

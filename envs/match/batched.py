@@ -17,15 +17,10 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from envs.aivat import PlayedHands
-from envs.batched.adapter import ScalarTables
 from envs.batched.engine import HandBatch
-from envs.batched.views import decisions_at, hand_ends_at
-from envs.crn import check_probabilities, decision_uniforms, sample_actions
-from envs.deals import deal_decks
 from envs.game import Hand
 from envs.match.accounts import Accounts
-from envs.match.hands import FinishedHands
+from envs.match.driver import Driver
 from envs.match.plan import MatchPlan
 from envs.protocols import BatchedAgent
 from envs.rules import Action, Rules
@@ -183,14 +178,14 @@ def play_batched(
             seat, in the scalar engine's order (deal by deal, rotation by rotation).
         progress: Called with the number of hands just finished.
     """
-    n, tables = plan.num_agents, batch.num_tables
-    work = _Tables(passes, tables)
-    cards = 2 * n + 5
-    width = batch.log_action.shape[1]
-    probabilities = np.zeros((tables, width, 3)) if accounts.aivat else None
-    known = np.zeros((tables, width), dtype=bool) if accounts.aivat else None
+    work = _Tables(passes, batch.num_tables)
+    driver = Driver(batch, agents, aivat=accounts.aivat)
     seat_labels = [tuple(labels[j] for j in plan.seating(r)) for r in range(plan.rotations)]
     logged: list[tuple[int, int, _Record]] = []  # hands for on_hand, emitted in deal order
+
+    def generator(table: int, agent: int) -> np.random.Generator:
+        streams = plan.agent_streams(int(work.session[table]), int(work.rotation[table]))
+        return np.random.default_rng(streams[agent])
 
     def emit() -> None:
         if on_hand is None:
@@ -206,16 +201,12 @@ def play_batched(
         while rows.size:
             dealt, opened = work.advance(rows, accounts.window_end)
             if opened.size:
-                _open_passes(plan, agents, opened, work.session[opened], work.rotation[opened])
+                driver.open(opened, work.rotation[opened], generator)
             if not dealt.size:
                 return
-            deal_ids = work.deal[dealt]
-            batch.start(
-                dealt,
-                deal_decks(plan.seed, deal_ids, cards=cards),
-                deal_ids % n,
-                work.rotation[dealt] * plan.deals + deal_ids,
-            )
+            deals = work.deal[dealt]
+            hand_ids = work.rotation[dealt] * plan.deals + deals
+            driver.deal_hands(dealt, plan.seed, deals, hand_ids)
             rows = np.flatnonzero(batch.finished)
             book(rows)
 
@@ -223,13 +214,7 @@ def play_batched(
         """Book the hands that ended at ``rows`` and tell the agents."""
         if not rows.size:
             return
-        rotations = work.rotation[rows]
-        for j, agent in enumerate(agents):
-            agent.observe_ends(hand_ends_at(batch, rows, (j + rotations) % n))
-        played = None
-        if probabilities is not None and known is not None:
-            played = _played(batch, rows, work.deal[rows], probabilities, known)
-        accounts.add(_finished(batch, rows, work.deal[rows], rotations, played))
+        accounts.add(driver.ended(rows))
         if on_hand is not None:
             for table in rows.tolist():
                 logged.append(
@@ -238,11 +223,9 @@ def play_batched(
         if progress is not None:
             progress(len(rows))
 
-    deal(np.arange(tables))
+    deal(np.arange(batch.num_tables))
     while not accounts.done:
-        actor = batch.actor
-        acting = np.flatnonzero(actor >= 0)
-        if not acting.size:
+        if not driver.decide():
             if not accounts.window_complete:
                 raise RuntimeError("the batched runner stalled before the window was complete")
             emit()
@@ -250,96 +233,7 @@ def play_batched(
             if not accounts.done:
                 deal(np.flatnonzero(batch.over))
             continue
-        seats = actor[acting].astype(np.int64)
-        roles = (seats - work.rotation[acting]) % n
-        index = batch.decision_index()[acting]
-        actions = np.zeros(tables, dtype=np.int8)
-        for j, agent in enumerate(agents):
-            mine = roles == j
-            if not mine.any():
-                continue
-            rows = acting[mine]
-            decision = decisions_at(batch, rows)
-            p = agent.probabilities(decision)
-            check_probabilities(p, decision.legal, agent.name)
-            u = decision_uniforms(plan.seed, work.deal[rows], seats[mine], index[mine])
-            actions[rows] = sample_actions(p, u)
-            if probabilities is not None and known is not None:
-                position = batch.log_len[rows].astype(np.intp)
-                probabilities[rows, position] = p
-                known[rows, position] = agent.known_policy
-        batch.step(actions)
         ended = np.flatnonzero(batch.finished)
         book(ended)
         deal(ended)
-
-
-def _open_passes(
-    plan: MatchPlan,
-    agents: Sequence[BatchedAgent],
-    tables: npt.NDArray[np.intp],
-    sessions: Ints,
-    rotations: Ints,
-) -> None:
-    """Fresh agents at ``tables`` for their new passes (adapters reset their scalar agents)."""
-    n = plan.num_agents
-    for j, agent in enumerate(agents):
-        agent.start_tables(tables, ((j + rotations) % n).astype(np.int8))
-        if isinstance(agent, ScalarTables):
-            for table, session, rotation in zip(
-                tables.tolist(), sessions.tolist(), rotations.tolist(), strict=True
-            ):
-                stream = plan.agent_streams(session, rotation)[j]
-                agent.reset_table(table, np.random.default_rng(stream))
-
-
-def _finished(
-    batch: HandBatch,
-    rows: npt.NDArray[np.intp],
-    deals: Ints,
-    rotations: Ints,
-    played: PlayedHands | None,
-) -> FinishedHands:
-    lengths = batch.log_len[rows].astype(np.int64)
-    width = max(1, int(lengths.max()))
-    return FinishedHands(
-        deals=deals,
-        rotations=rotations,
-        payoffs=batch.payoffs[rows].astype(np.int64),
-        log_len=lengths,
-        log_street=batch.log_street[rows, :width].astype(np.int64),
-        log_seat=batch.log_seat[rows, :width].astype(np.int64),
-        log_action=batch.log_action[rows, :width].astype(np.int64),
-        log_amount=batch.log_amount[rows, :width].astype(np.int64),
-        showed=batch.showed[rows].copy(),
-        flop_dealt=batch.board_len[rows] >= 3,
-        played=played,
-    )
-
-
-def _played(
-    batch: HandBatch,
-    rows: npt.NDArray[np.intp],
-    deals: Ints,
-    probabilities: npt.NDArray[np.float64],
-    known: npt.NDArray[np.bool_],
-) -> PlayedHands:
-    n = batch.num_seats
-    lengths = batch.log_len[rows].astype(np.int64)
-    width = max(1, int(lengths.max()))
-    deck = batch.deck[rows]
-    stacks = np.array(batch.rules.starting_stacks, dtype=np.int64)
-    return PlayedHands(
-        holes=deck[:, : 2 * n].reshape(len(rows), n, 2),
-        board=deck[:, 2 * n : 2 * n + 5],
-        blinds=batch.blinds[rows].astype(np.int64),
-        stacks=np.tile(stacks, (len(rows), 1)),
-        log_len=lengths,
-        log_street=batch.log_street[rows, :width].astype(np.int64),
-        log_seat=batch.log_seat[rows, :width].astype(np.int64),
-        log_action=batch.log_action[rows, :width].astype(np.int64),
-        log_amount=batch.log_amount[rows, :width].astype(np.int64),
-        probabilities=probabilities[rows, :width].copy(),
-        known=known[rows, :width].copy(),
-        deals=deals,
-    )
+    emit()
