@@ -7,6 +7,6 @@ actual hands (``envs.aivat.equity``).
 
 from __future__ import annotations
 
-from envs.aivat.estimator import DEFAULT_SAMPLES, PlayedHands, aivat_corrections
+from envs.aivat.estimator import DEFAULT_SAMPLES, PlayedHands, aivat_corrections, concatenate
 
-__all__ = ["DEFAULT_SAMPLES", "PlayedHands", "aivat_corrections"]
+__all__ = ["DEFAULT_SAMPLES", "PlayedHands", "aivat_corrections", "concatenate"]

@@ -19,11 +19,15 @@ the next chance event draws from.
 
 from __future__ import annotations
 
+import functools
+import itertools
+import math
+
 import numpy as np
 import numpy.typing as npt
 
 from envs.crn import decision_uniforms
-from envs.evaluator import evaluate
+from envs.evaluator import CARD_KEYS, FLUSH_KEYS, KEY_INIT, rank_from_keys
 
 __all__ = ["EQUITY_STREAM", "board_samples", "live_cards", "pot_shares", "street_ranks"]
 
@@ -32,6 +36,8 @@ EQUITY_STREAM = 0x41495641  # "AIVA": apart from the agents' decision stream
 """``envs.crn`` stream of the equity samples."""
 
 BOARD_WIDTH = (0, 3, 4, 5)
+_KEYS = CARD_KEYS.view(np.int64)
+_FLUSH = FLUSH_KEYS.view(np.int64)
 Cards = npt.NDArray[np.uint8]
 Ranks = npt.NDArray[np.int32]
 
@@ -55,6 +61,20 @@ def live_cards(holes: Cards, board: Cards) -> Cards:
     return cards.reshape(m, live_count)
 
 
+@functools.cache
+def _subsets(size: int, count: int) -> npt.NDArray[np.uint8]:
+    """Every ``count``-subset of ``range(size)``, one per row (built once per process)."""
+    total = math.comb(size, count)
+    flat = np.fromiter(
+        itertools.chain.from_iterable(itertools.combinations(range(size), count)),
+        dtype=np.uint8,
+        count=total * count,
+    )
+    subsets = flat.reshape(total, count)
+    subsets.flags.writeable = False
+    return subsets
+
+
 def board_samples(
     live: Cards,
     count: int,
@@ -65,36 +85,26 @@ def board_samples(
 ) -> Cards:
     """``(m, samples, count)`` cards drawn without replacement from each row's ``live`` cards.
 
-    Each sample is a uniform ``count``-subset: draw ``t`` picks uniformly among the ``M - t``
-    positions not taken yet (hash uniforms keyed ``(seed, deal, sample, draw)`` on a stream per
-    street), mapped past the positions taken before it.
+    Each sample is a uniform ``count``-subset: one hash uniform per sample, keyed ``(seed,
+    deal, sample)`` on a stream per street, picks one of the ``C(M, count)`` subsets of the
+    ``M`` live cards.
+
+    >>> live = np.arange(10, dtype=np.uint8)[np.newaxis]
+    >>> drawn = board_samples(live, 5, 400, 1, np.array([0]), street=0)
+    >>> bool((np.sort(drawn, axis=2)[..., 1:] > np.sort(drawn, axis=2)[..., :-1]).all())
+    True
     """
     m, size = live.shape
-    sample_ids = np.arange(samples)[np.newaxis, :, np.newaxis]
-    draw_ids = np.arange(count)[np.newaxis, np.newaxis, :]
     seeds = np.asarray(seed)
     if seeds.ndim:
-        seeds = seeds.reshape(-1, 1, 1)
+        seeds = seeds.reshape(-1, 1)
     u = decision_uniforms(
-        seeds, deals[:, np.newaxis, np.newaxis], sample_ids, draw_ids, EQUITY_STREAM + street
-    ).reshape(m, samples, count)
-    taken: list[npt.NDArray[np.int64]] = []
-    for t in range(count):
-        pick = np.minimum((u[:, :, t] * (size - t)).astype(np.int64), size - t - 1)
-        # The pick-th free position: step past every taken position at or below it, in order.
-        for before in sorted_positions(taken):
-            pick += pick >= before
-        taken.append(pick)
-    positions = np.stack(taken, axis=2)
+        seeds, deals[:, np.newaxis], np.arange(samples), 0, EQUITY_STREAM + street
+    ).reshape(m, samples)
+    subsets = _subsets(size, count)
+    pick = np.minimum((u * len(subsets)).astype(np.intp), len(subsets) - 1)
+    positions = subsets[pick].astype(np.intp)
     return np.take_along_axis(live[:, np.newaxis, :], positions, axis=2)
-
-
-def sorted_positions(taken: list[npt.NDArray[np.int64]]) -> list[npt.NDArray[np.int64]]:
-    """The positions taken so far, sorted per element (ascending), as separate arrays."""
-    if len(taken) < 2:
-        return list(taken)
-    ordered = np.sort(np.stack(taken, axis=0), axis=0)
-    return list(ordered)
 
 
 def street_ranks(
@@ -116,28 +126,38 @@ def street_ranks(
         deals: ``(m,)`` the deal index of each row (sample stream key).
         samples: Boards sampled on the flop and pre-flop.
     """
-    m, seats = holes.shape[0], holes.shape[1]
     width = BOARD_WIDTH[street]
-    known = board[:, :width]
-    if street == 3:
-        boards = known[:, np.newaxis, :]
-    else:
-        live = live_cards(holes, known)
+    known = board[:, :width].astype(np.intp)
+    # Evaluator keys add up: the keys of the known board, of each completion and of each
+    # seat's hole cards are summed, then ranked in one call.
+    keys, flush = _card_sums(known)
+    keys, flush = keys[:, np.newaxis], flush[:, np.newaxis]  # (m, B = 1)
+    if street < 3:
+        live = live_cards(holes, board[:, :width])
         if street == 2:
-            boards = np.concatenate(
-                [np.broadcast_to(known[:, np.newaxis, :], (m, live.shape[1], 4)), live[..., None]],
-                axis=2,
-            )
+            rest = live[:, :, np.newaxis].astype(np.intp)
         else:
-            drawn = board_samples(live, 5 - width, samples, seed, deals, street)
-            boards = np.concatenate(
-                [np.broadcast_to(known[:, np.newaxis, :], (m, samples, width)), drawn], axis=2
-            )
-    count = boards.shape[1]
-    hands = np.empty((m, count, seats, 7), dtype=np.uint8)
-    hands[..., :2] = holes[:, np.newaxis, :, :]
-    hands[..., 2:] = boards[:, :, np.newaxis, :]
-    return evaluate(hands.reshape(-1, 7)).reshape(m, count, seats)
+            rest = board_samples(live, 5 - width, samples, seed, deals, street).astype(np.intp)
+        more_keys, more_flush = _card_sums(rest)
+        keys, flush = keys + more_keys, flush + more_flush
+    hole_keys, hole_flush = _card_sums(holes.astype(np.intp))  # (m, S)
+    hole_keys += KEY_INIT
+    return rank_from_keys(
+        keys[:, :, np.newaxis] + hole_keys[:, np.newaxis, :],
+        flush[:, :, np.newaxis] + hole_flush[:, np.newaxis, :],
+    )
+
+
+def _card_sums(cards: npt.NDArray[np.intp]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Evaluator key sums and flush-mask sums over the last axis of ``cards`` (a short axis:
+    added column by column, far cheaper than a NumPy reduction over it)."""
+    keys = np.zeros(cards.shape[:-1], dtype=np.int64)
+    flush = np.zeros(cards.shape[:-1], dtype=np.int64)
+    for j in range(cards.shape[-1]):
+        column = cards[..., j]
+        keys += _KEYS[column]
+        flush += _FLUSH[column]
+    return keys, flush
 
 
 def pot_shares(ranks: Ranks, contenders: npt.NDArray[np.bool_]) -> npt.NDArray[np.float64]:
@@ -147,10 +167,19 @@ def pot_shares(ranks: Ranks, contenders: npt.NDArray[np.bool_]) -> npt.NDArray[n
     """
     shares = contenders.astype(np.float64)
     several = np.flatnonzero(contenders.sum(axis=1) >= 2)
-    if several.size:
-        alive = contenders[several, np.newaxis, :]
-        masked = np.where(alive, ranks[several], -1)
-        winners = masked == masked.max(axis=2, keepdims=True)
-        split = winners / winners.sum(axis=2, keepdims=True, dtype=np.float64)
-        shares[several] = split.mean(axis=1)
+    if not several.size:
+        return shares
+    if ranks.shape[2] == 2:  # heads-up: one comparison per board
+        r = ranks[several]
+        ahead = (r[:, :, 0] > r[:, :, 1]).mean(axis=1)
+        tied = (r[:, :, 0] == r[:, :, 1]).mean(axis=1)
+        first = ahead + 0.5 * tied
+        shares[several, 0] = first
+        shares[several, 1] = 1.0 - first
+        return shares
+    alive = contenders[several, np.newaxis, :]
+    masked = np.where(alive, ranks[several], -1)
+    winners = masked == masked.max(axis=2, keepdims=True)
+    split = winners / winners.sum(axis=2, keepdims=True, dtype=np.float64)
+    shares[several] = split.mean(axis=1)
     return shares

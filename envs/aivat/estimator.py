@@ -28,6 +28,7 @@ the same log and probabilities, get the same corrections.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -35,7 +36,14 @@ import numpy.typing as npt
 from envs.aivat.equity import pot_shares, street_ranks
 from envs.rules import Action, Rules
 
-__all__ = ["DECISIONS", "DEFAULT_SAMPLES", "PlayedHands", "aivat_corrections", "aivat_terms"]
+__all__ = [
+    "DECISIONS",
+    "DEFAULT_SAMPLES",
+    "PlayedHands",
+    "aivat_corrections",
+    "aivat_terms",
+    "concatenate",
+]
 
 DEFAULT_SAMPLES = 32
 """Boards sampled for the pre-flop and flop shares."""
@@ -79,6 +87,34 @@ class PlayedHands:
     seeds: npt.NDArray[np.uint64] | None = None
     """``(m,)`` the match seed of each hand (the other key of the samples); ``None``: the
     ``seed`` given to the estimator, for every hand."""
+
+
+def concatenate(parts: list[PlayedHands]) -> PlayedHands:
+    """The hands of several records as one (logs padded to the longest)."""
+    width = max(part.log_street.shape[1] for part in parts)
+
+    def padded(array: npt.NDArray[Any]) -> npt.NDArray[Any]:
+        pad = [(0, 0), (0, width - array.shape[1])] + [(0, 0)] * (array.ndim - 2)
+        return np.pad(array, pad)
+
+    seeds = None
+    if all(part.seeds is not None for part in parts):
+        seeds = np.concatenate([part.seeds for part in parts if part.seeds is not None])
+    return PlayedHands(
+        holes=np.concatenate([p.holes for p in parts]),
+        board=np.concatenate([p.board for p in parts]),
+        blinds=np.concatenate([p.blinds for p in parts]),
+        stacks=np.concatenate([p.stacks for p in parts]),
+        log_len=np.concatenate([p.log_len for p in parts]),
+        log_street=np.concatenate([padded(p.log_street) for p in parts]),
+        log_seat=np.concatenate([padded(p.log_seat) for p in parts]),
+        log_action=np.concatenate([padded(p.log_action) for p in parts]),
+        log_amount=np.concatenate([padded(p.log_amount) for p in parts]),
+        probabilities=np.concatenate([padded(p.probabilities) for p in parts]),
+        known=np.concatenate([padded(p.known) for p in parts]),
+        deals=np.concatenate([p.deals for p in parts]),
+        seeds=seeds,
+    )
 
 
 def aivat_corrections(

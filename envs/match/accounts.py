@@ -12,11 +12,12 @@ on request only.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from envs.aivat import aivat_corrections
+from envs.aivat import aivat_corrections, concatenate
 from envs.match.hands import FinishedHands, seat_flags
 from envs.match.plan import MatchPlan
 from envs.rules import Rules
@@ -27,6 +28,8 @@ __all__ = ["Accounts", "window_deals"]
 CELLS_PER_WINDOW = 1 << 22
 """Cells (deal x rotation x agent) of a window: 32 MiB of floats at most."""
 FLAGS = ("vpip", "pfr", "saw_flop", "showdowns", "aggressive", "calls")
+AIVAT_CHUNK = 16_384
+"""Finished hands corrected together."""
 
 
 def window_deals(plan: MatchPlan) -> int:
@@ -94,6 +97,8 @@ class Accounts:
         self.kept_aivat: list[npt.NDArray[np.float64]] | None = (
             [] if keep_deals and aivat else None
         )
+        self.pending: list[tuple[Any, ...]] = []  # hands waiting for their AIVAT corrections
+        self.pending_hands = 0
 
     @property
     def window_end(self) -> int:
@@ -116,10 +121,10 @@ class Accounts:
         if self.corrected is not None:
             if hands.played is None:
                 raise RuntimeError("AIVAT was requested but the hands carry no record for it")
-            corrections = aivat_corrections(
-                self.rules, hands.played, seed=self.plan.seed, samples=self.samples
-            )
-            self.corrected[rows, rot, agents] = hands.payoffs + corrections
+            self.pending.append((rows, rot, agents, hands.payoffs, hands.played))
+            self.pending_hands += k
+            if self.pending_hands >= AIVAT_CHUNK:
+                self._correct()
         np.add.at(self.arrived, offset, 1)
         flags = seat_flags(hands, n)
         for name in FLAGS:
@@ -127,6 +132,22 @@ class Accounts:
             counts[np.arange(k)[:, np.newaxis], agents] = getattr(flags, name)
             self.counts[name] += counts.sum(axis=0)
         self.hands += k
+
+    def _correct(self) -> None:
+        """AIVAT on the hands waiting for it, all at once (the estimator's cost per call is
+        large, its cost per hand small; the values do not depend on the grouping)."""
+        if self.corrected is None or not self.pending:
+            return
+        parts = self.pending
+        self.pending, self.pending_hands = [], 0
+        played = concatenate([p[4] for p in parts])
+        values = np.concatenate([p[3] for p in parts]) + aivat_corrections(
+            self.rules, played, seed=self.plan.seed, samples=self.samples
+        )
+        rows = np.concatenate([p[0] for p in parts])
+        rot = np.concatenate([p[1] for p in parts])
+        agents = np.concatenate([p[2] for p in parts])
+        self.corrected[rows, rot, agents] = values
 
     @property
     def window_complete(self) -> bool:
@@ -139,6 +160,7 @@ class Accounts:
         size = self.window_end - self.start
         if not self.window_complete:
             raise RuntimeError("the window of deals is not complete")
+        self._correct()
         unit = self.plan.rotations * self.rules.small_bet
         chips = self.chips[:size].sum(axis=1)
         self.total_chips += chips.sum(axis=0)

@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 from tqdm import tqdm
 
-from envs.aivat import aivat_corrections
+from envs.aivat import PlayedHands, aivat_corrections, concatenate
 from envs.batched.engine import HandBatch
 from envs.match.driver import Driver
 from envs.protocols import BatchedAgent
@@ -27,6 +27,9 @@ from envs.rules import Rules
 __all__ = ["StreamTotals", "play_streams"]
 
 Ints = npt.NDArray[np.int64]
+
+AIVAT_CHUNK = 16_384
+"""Finished hands corrected together."""
 
 
 @dataclass(frozen=True)
@@ -90,16 +93,31 @@ def play_streams(
             rows = np.flatnonzero(batch.finished)
             book(rows)
 
+    pending: list[tuple[npt.NDArray[np.intp], Ints, PlayedHands]] = []
+
+    def correct() -> None:
+        """AIVAT on the hands waiting for it, all at once (the estimator's cost per call is
+        large, its cost per hand small)."""
+        if corrected is None or not pending:
+            return
+        rows = np.concatenate([p[0] for p in pending])
+        payoffs = np.concatenate([p[1] for p in pending])
+        played = concatenate([p[2] for p in pending])
+        pending.clear()
+        values = payoffs + aivat_corrections(rules, played, samples=samples)
+        agent_at = (np.arange(n)[np.newaxis, :] - rotation[rows, np.newaxis]) % n
+        np.add.at(corrected, (rows[:, np.newaxis], agent_at), values)
+
     def book(rows: npt.NDArray[np.intp]) -> None:
         if not rows.size:
             return
         finished = driver.ended(rows)
         agent_at = (np.arange(n)[np.newaxis, :] - rotation[rows, np.newaxis]) % n
-        at = rows[:, np.newaxis]
-        np.add.at(chips, (at, agent_at), finished.payoffs)
+        np.add.at(chips, (rows[:, np.newaxis], agent_at), finished.payoffs)
         if corrected is not None and finished.played is not None:
-            values = finished.payoffs + aivat_corrections(rules, finished.played, samples=samples)
-            np.add.at(corrected, (at, agent_at), values)
+            pending.append((rows, finished.payoffs, finished.played))
+            if sum(len(p[0]) for p in pending) >= AIVAT_CHUNK:
+                correct()
         hands[rows] += 1
         bar.update(len(rows))
 
@@ -109,4 +127,5 @@ def play_streams(
             ended = np.flatnonzero(batch.finished)
             book(ended)
             deal(ended)
+        correct()
     return StreamTotals(chips, corrected, hands)
