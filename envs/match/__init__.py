@@ -121,6 +121,7 @@ def play_match(
     engine: Engine | str = Engine.AUTO,
     estimator: Estimator | str = Estimator.RAW,
     keep_deals: bool | None = None,
+    decision_seed: int | None = None,
 ) -> MatchResult:
     """Play a seeded match between 2 to 10 agents, one per seat (see the module docstring).
 
@@ -141,6 +142,9 @@ def play_match(
         estimator: ``raw``, or ``aivat`` to report AIVAT estimates too.
         keep_deals: Keep the per-deal arrays (``MatchResult.deal_chips``); by default when
             the match has at most ``KEEP_DEALS_UP_TO`` deals.
+        decision_seed: Seed of the decisions' common random numbers (default: ``seed``);
+            another one gives two matches the same cards but independent decision draws
+            (to measure what decision-level common random numbers buy).
 
     Raises:
         ValueError: on bad arguments (seat count, hands, seed, sessions, engine, estimator,
@@ -154,7 +158,11 @@ def play_match(
     labels = _labels(templates, names)
     chosen = Engine(_choice(Engine, engine, "engine"))
     estimate = Estimator(_choice(Estimator, estimator, "estimator"))
-    plan = MatchPlan.for_hands(n, hands, seed=seed, duplicate=duplicate, sessions=sessions)
+    if decision_seed is not None:
+        decision_seed = whole_number("decision_seed", decision_seed, minimum=0)
+    plan = MatchPlan.for_hands(
+        n, hands, seed=seed, duplicate=duplicate, sessions=sessions, decision_seed=decision_seed
+    )
     keep = plan.deals <= KEEP_DEALS_UP_TO if keep_deals is None else bool(keep_deals)
     accounts = Accounts(
         plan,

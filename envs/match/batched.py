@@ -206,7 +206,7 @@ def play_batched(
                 return
             deals = work.deal[dealt]
             hand_ids = work.rotation[dealt] * plan.deals + deals
-            driver.deal_hands(dealt, plan.seed, deals, hand_ids)
+            driver.deal_hands(dealt, plan.seed, deals, hand_ids, plan.decisions)
             rows = np.flatnonzero(batch.finished)
             book(rows)
 

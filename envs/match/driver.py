@@ -47,6 +47,7 @@ class Driver:
         self.n = batch.num_seats
         tables = batch.num_tables
         self.seed = np.zeros(tables, dtype=np.uint64)
+        self.decision_seed = np.zeros(tables, dtype=np.uint64)
         self.deal = np.zeros(tables, dtype=np.int64)
         self.rotation = np.zeros(tables, dtype=np.int64)
         width = batch.log_action.shape[1]
@@ -64,10 +65,19 @@ class Driver:
                 for table in tables.tolist():
                     agent.reset_table(table, generators(table, j))
 
-    def deal_hands(self, rows: Rows, seeds: npt.ArrayLike, deals: Ints, hand_ids: Ints) -> None:
+    def deal_hands(
+        self,
+        rows: Rows,
+        seeds: npt.ArrayLike,
+        deals: Ints,
+        hand_ids: Ints,
+        decision_seeds: npt.ArrayLike | None = None,
+    ) -> None:
         """Deal ``deals`` (of ``seeds``) at the idle tables ``rows``; the button of deal ``d``
-        is seat ``d % n``."""
+        is seat ``d % n``. The decisions' uniforms are keyed by ``decision_seeds`` (default:
+        the same seeds)."""
         self.seed[rows] = seeds
+        self.decision_seed[rows] = seeds if decision_seeds is None else decision_seeds
         self.deal[rows] = deals
         cards = 2 * self.n + 5
         self.batch.start(
@@ -93,7 +103,9 @@ class Driver:
             decision = decisions_at(batch, rows)
             p = agent.probabilities(decision)
             check_probabilities(p, decision.legal, agent.name)
-            u = decision_uniforms(self.seed[rows], self.deal[rows], seats[mine], index[mine])
+            u = decision_uniforms(
+                self.decision_seed[rows], self.deal[rows], seats[mine], index[mine]
+            )
             actions[rows] = sample_actions(p, u)
             if self.probabilities is not None and self.known is not None:
                 position = batch.log_len[rows].astype(np.intp)

@@ -38,10 +38,24 @@ class MatchPlan:
     duplicate: bool
     sessions: int
     deals_per_session: int
+    decision_seed: int | None = None
+    """Seed of the decisions' common random numbers; ``None``: ``seed``."""
+
+    @property
+    def decisions(self) -> int:
+        """The seed of the decisions' uniforms."""
+        return self.seed if self.decision_seed is None else self.decision_seed
 
     @classmethod
     def for_hands(
-        cls, num_agents: int, hands: int, *, seed: int, duplicate: bool, sessions: int
+        cls,
+        num_agents: int,
+        hands: int,
+        *,
+        seed: int,
+        duplicate: bool,
+        sessions: int,
+        decision_seed: int | None = None,
     ) -> MatchPlan:
         """The smallest plan with at least ``hands`` hands in ``sessions`` equal sessions.
 
@@ -57,7 +71,9 @@ class MatchPlan:
                 f"{sessions} sessions need at least {sessions} deals, but {hands} hands make "
                 f"only {deals} deal(s) of {rotations} hand(s)"
             )
-        return cls(num_agents, seed, duplicate, sessions, math.ceil(deals / sessions))
+        return cls(
+            num_agents, seed, duplicate, sessions, math.ceil(deals / sessions), decision_seed
+        )
 
     @property
     def rotations(self) -> int:

@@ -70,7 +70,7 @@ def play_scalar(
             decks = deal_decks(plan.seed, np.arange(chunk, last), cards=cards)
             for deal, deck in zip(range(chunk, last), decks, strict=True):
                 for r in range(plan.rotations):
-                    draws = HandDraws(plan.seed, deal, n)
+                    draws = HandDraws(plan.decisions, deal, n)
                     hand = Hand(rules, deck, button=deal % n, hand_id=plan.hand_id(r, deal))
                     play_turns(hand, seated[r], draws)
                     tell_hand_end(hand, seated[r])

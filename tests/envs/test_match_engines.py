@@ -115,3 +115,14 @@ def test_a_subclass_plays_as_itself_not_as_its_parents_batched_twin() -> None:
     assert result.engine == "scalar"
     forced = play_match([Timid(), "raise"], hands=200, seed=3, sessions=20, engine="batched")
     assert forced.results == result.results
+
+
+def test_a_decision_seed_keeps_the_cards_and_changes_the_draws() -> None:
+    same = play_match(["random", "call"], hands=400, seed=5, engine="scalar")
+    other = play_match(["random", "call"], hands=400, seed=5, engine="scalar", decision_seed=9)
+    again = play_match(["random", "call"], hands=400, seed=5, engine="batched", decision_seed=9)
+    assert same.deal_chips is not None and other.deal_chips is not None
+    assert not np.array_equal(same.deal_chips, other.deal_chips)
+    assert again.deal_chips is not None and np.array_equal(other.deal_chips, again.deal_chips)
+    explicit = play_match(["random", "call"], hands=400, seed=5, decision_seed=5)
+    assert explicit.results == same.results
