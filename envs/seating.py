@@ -12,7 +12,9 @@ and the probabilities played are recorded (for ``envs.aivat``).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
+from typing import cast
 
 from envs.crn import hand_key, sample_action, uniform_at
 from envs.game import Hand
@@ -54,8 +56,8 @@ class HandDraws:
         """The action of ``agent`` at ``view``: drawn from its stated probabilities with the
         decision's uniform, or its own choice; ``ValueError`` if not a legal distribution."""
         seat = view.seat
-        if isinstance(agent, KnownPolicy):
-            probabilities = agent.action_probabilities(view)
+        if _states_policy(type(agent)):
+            probabilities = cast(KnownPolicy, agent).action_probabilities(view)
             _check(agent, view, probabilities)
             u = uniform_at(self._key, seat, self.decisions[seat])
             action = sample_action(probabilities, u)
@@ -69,6 +71,12 @@ class HandDraws:
         self.probabilities.append(probabilities)
         self.known.append(known)
         return action
+
+
+@functools.cache
+def _states_policy(kind: type) -> bool:
+    # Once per class: a protocol isinstance check costs more than the decision it guards.
+    return issubclass(kind, KnownPolicy)
 
 
 def _check(agent: SeatAgent, view: PlayerView, probabilities: Probabilities) -> None:
