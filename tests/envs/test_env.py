@@ -14,7 +14,7 @@ from gymnasium.utils import seeding
 from gymnasium.utils.env_checker import check_env
 
 import envs
-from agents.base import Agent, legal_actions
+from agents.base import Agent, KnownPolicyAgent, legal_actions
 from envs.cards import format_cards
 from envs.crn import hand_key, sample_action, uniform_at
 from envs.deals import deal_deck
@@ -23,6 +23,7 @@ from envs.game import Hand
 from envs.holdem_env import LimitHoldemEnv, UnsupportedRenderMode, match_key
 from envs.observation import encode_view, history_length
 from envs.rules import Action, Rules
+from envs.vector_env import LimitHoldemVectorEnv
 from envs.view import PlayerView
 
 TABLES = {
@@ -404,3 +405,35 @@ def test_the_sb3_evaluation_loop_steps_with_predicted_actions() -> None:
         obs, _, done, _, _ = env.step(action)
         if done:
             obs, _ = env.reset()
+
+
+def stating(probabilities: tuple[float, ...]) -> type[KnownPolicyAgent]:
+    """An agent class stating ``probabilities`` at every decision."""
+
+    class Stating(KnownPolicyAgent):
+        name = "stating"
+
+        def action_probabilities(self, view: PlayerView) -> tuple[float, float, float]:
+            return probabilities  # type: ignore[return-value]  # malformed on purpose
+
+    return Stating
+
+
+@pytest.mark.parametrize(
+    "probabilities",
+    [(1.0, 0.0, 0.0), (0.5, 0.6, 0.0), (float("nan"), 1.0, 0.0), (-0.1, 1.1, 0.0), (0.0, 1.0)],
+    ids=["fold when checking is free", "sum", "nan", "negative", "two"],
+)
+def test_stated_probabilities_that_are_no_legal_distribution_are_refused(
+    probabilities: tuple[float, ...],
+) -> None:
+    """Heads-up the learner (button) limps first; then the opponent may check, not fold."""
+    env = LimitHoldemEnv([stating(probabilities)()])
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="not a distribution over its legal actions"):
+        env.step(Action.CALL)
+    if len(probabilities) == 3:
+        vec = LimitHoldemVectorEnv(2, [stating(probabilities)])
+        vec.reset(seed=0)
+        with pytest.raises(ValueError, match="not a distribution over its legal actions"):
+            vec.step(np.array([1, 1]))
