@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -10,22 +9,62 @@ import gymnasium as gym
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
-from gymnasium.error import ResetNeeded
+from gymnasium.error import ResetNeeded, UnsupportedMode
 
+from envs.actions import action_mask, parse_action
+from envs.deals import deal_decks
 from envs.game import Hand
 from envs.observation import ObservationEncoder, observation_space
 from envs.protocols import SeatAgent
 from envs.render import render_view
 from envs.rules import Action, Rules
-from envs.seating import build_agents, play_turns, tell_hand_end
+from envs.seating import HandDraws, build_agents, play_turns, tell_hand_end
 from envs.view import PlayerView
 
-__all__ = ["LEARNER_SEAT", "LegalActionSpace", "LimitHoldemEnv"]
+__all__ = [
+    "LEARNER_SEAT",
+    "RENDER_MODES",
+    "LegalActionSpace",
+    "LimitHoldemEnv",
+    "UnsupportedRenderMode",
+    "check_render_mode",
+    "match_key",
+]
 
 LEARNER_SEAT = 0
 """The learner always sits in seat 0; the button moves round the table instead."""
 
+DEAL_BLOCK = 64
+"""Hands dealt together (``envs.deals.deal_decks``): a deal is a function of the match key and
+the hand number alone, so dealing ahead changes nothing but the cost."""
+
+RENDER_MODES = ("ansi",)
+"""The render modes of the envs (Gymnasium's ``metadata["render_modes"]``)."""
+
 ObsType = dict[str, Any]
+
+
+class UnsupportedRenderMode(UnsupportedMode, TypeError):
+    """A render mode the env does not have.
+
+    Gymnasium's ``UnsupportedMode``, and a ``TypeError`` as an env without a ``render_mode``
+    argument would raise: Stable-Baselines3's ``make_vec_env`` asks for ``"rgb_array"`` first
+    and retries without a render mode on ``TypeError``.
+    """
+
+
+def check_render_mode(render_mode: str | None) -> None:
+    """``UnsupportedRenderMode`` unless ``render_mode`` is ``None`` or one of ``RENDER_MODES``."""
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        modes = ", ".join(repr(mode) for mode in RENDER_MODES)
+        raise UnsupportedRenderMode(
+            f"render_mode must be None or one of {modes}, got {render_mode!r}"
+        )
+
+
+def match_key(rng: np.random.Generator) -> int:
+    """The key of a match seeded with ``rng``: its deals and common random numbers."""
+    return int(rng.integers(2**63))
 
 
 class LegalActionSpace(spaces.Discrete):
@@ -43,7 +82,7 @@ class LegalActionSpace(spaces.Discrete):
 
     def sample(self, mask: Any = None, probability: Any = None) -> np.int64:
         """A uniform draw among the legal actions (or as ``mask`` / ``probability`` say)."""
-        if mask is None and probability is None:
+        if mask is None and probability is None and self._env._hand is not None:
             mask = self._env.action_mask()
         return super().sample(mask=mask, probability=probability)
 
@@ -68,8 +107,10 @@ class LimitHoldemEnv(gym.Env[ObsType, np.int64]):
     illegal once the round is capped. The legal actions are given by ``info["action_mask"]``
     (``int8``, Gymnasium's convention: ``env.action_space.sample(mask=info["action_mask"])``)
     and by ``action_masks()`` (``bool``, sb3-contrib's ``MaskablePPO`` convention). Without a
-    mask, ``env.action_space.sample()`` draws a legal action. An illegal action raises
-    ``ValueError`` with the reason; it is never replaced by another.
+    mask, ``env.action_space.sample()`` draws a legal action. An action is a Python or NumPy
+    integer or a 0-d integer array (what SB3's ``model.predict`` returns); booleans and floats
+    are refused. An illegal action raises ``ValueError`` with the reason; it is never replaced
+    by another.
 
     ## Observation Space
 
@@ -81,8 +122,8 @@ class LimitHoldemEnv(gym.Env[ObsType, np.int64]):
 
     ## Starting State
 
-    ``reset()`` deals a new hand from the env's generator (one permutation of the deck per
-    hand), posts the blinds and lets the opponents act until the learner is to act. Hands in
+    ``reset()`` deals a new hand (see Seeding), posts the blinds and lets the opponents act
+    until the learner is to act. Hands in
     which the learner never gets a decision (everybody folds to its big blind, or it is
     all-in from a blind) are played out inside ``reset()``; their rewards are listed in
     ``info["skipped_rewards"]`` so that none is lost.
@@ -100,9 +141,16 @@ class LimitHoldemEnv(gym.Env[ObsType, np.int64]):
     ## Seeding
 
     ``reset(seed=s)`` starts a new match: the deals and the button restart, and every opponent
-    is reset (its memory cleared) with its own generator spawned from the env's. Same seed and
-    same learner actions give the same episodes, opponents' decisions included. ``reset()``
-    without a seed continues the match.
+    is reset (its memory cleared). The match draws one key ``k`` from the env's generator;
+    hand ``h`` of the match is dealt ``envs.deals.deal_deck(k, h)`` and an opponent that states
+    its policy (``envs.protocols.KnownPolicy``: every bot and BPP) has its action drawn by
+    inverse CDF from the common random number ``(k, h, seat, decision index)`` of
+    ``envs.crn``, as the match runner does; the other opponents draw from their own
+    generators, spawned from the env's. So ``gymnasium.make_vec`` (``envs.vector_env``), whose
+    opponents decide for all its tables at once, plays at table ``i`` exactly the hands of
+    ``reset(seed=s + i)``. Same seed and same learner actions give the same episodes,
+    opponents' decisions included. ``reset()`` without a seed continues the match (a hand in
+    progress is abandoned: nobody is told of it).
 
     ## Arguments
 
@@ -114,7 +162,9 @@ class LimitHoldemEnv(gym.Env[ObsType, np.int64]):
     * ``opponents``: one agent or registry name per seat 1..n-1 (1 to 9 of them).
     * ``rules``: a ``Rules`` for ``len(opponents) + 1`` seats; default ``Rules(num_seats=...)``
       (blinds 1/2, bets 2/4, 4 bets per round, deep stacks).
-    * ``render_mode``: ``None`` or ``"ansi"`` (``render()`` returns the table as text).
+    * ``render_mode``: ``None`` or ``"ansi"`` (``render()`` returns the table as text); any
+      other mode raises ``UnsupportedRenderMode`` (Gymnasium's ``UnsupportedMode``, a
+      ``TypeError`` too, on which SB3's ``make_vec_env`` retries without a render mode).
 
     ## References
 
@@ -123,10 +173,11 @@ class LimitHoldemEnv(gym.Env[ObsType, np.int64]):
 
     ## Version History
 
-    * v0: initial version.
+    * v0: initial version; deals and the stated-policy opponents' draws from the match key's
+      common random numbers (so that the vector env plays the same hands).
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012 - Gymnasium's API
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}  # noqa: RUF012 - Gymnasium
 
     def __init__(
         self,
@@ -143,8 +194,7 @@ class LimitHoldemEnv(gym.Env[ObsType, np.int64]):
             raise ValueError(
                 f"the env needs 1 to 9 opponents (2 to 10 seats), got {len(opponents)}"
             )
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        check_render_mode(render_mode)
         self.opponents: tuple[SeatAgent, ...] = tuple(build_agents(opponents))
         n = len(self.opponents) + 1
         if rules is None:
@@ -163,6 +213,10 @@ class LimitHoldemEnv(gym.Env[ObsType, np.int64]):
         self._encoder = ObservationEncoder(rules)
         self._hand: Hand | None = None
         self._hand_id = 0
+        self._draws: HandDraws | None = None
+        self._key = 0
+        self._decks = np.zeros((0, 2 * n + 5), dtype=np.uint8)
+        self._first_dealt = 0  # the hand number of ``_decks[0]``
         self._opponents_seeded = False
 
     # ------------------------------------------------------------------ API
@@ -175,7 +229,7 @@ class LimitHoldemEnv(gym.Env[ObsType, np.int64]):
         return self._observation(), info
 
     def step(
-        self, action: int | np.integer[Any]
+        self, action: int | np.integer[Any] | npt.NDArray[np.integer[Any]]
     ) -> tuple[ObsType, float, bool, bool, dict[str, Any]]:
         """Apply the learner's action, then let the opponents act until its next turn."""
         reward, terminated, info = self._advance(action)
@@ -188,24 +242,35 @@ class LimitHoldemEnv(gym.Env[ObsType, np.int64]):
         return render_view(self._hand.view(LEARNER_SEAT), self._names)
 
     def action_mask(self) -> npt.NDArray[np.int8]:
-        """1 for each legal action of the learner now (all 0 between hands)."""
+        """1 for each legal action of the learner now (all 0 between hands).
+
+        Raises:
+            ResetNeeded: before the first ``reset()``.
+        """
+        if self._hand is None:
+            raise ResetNeeded("no hand was dealt yet: call reset() first")
         legal: tuple[Action, ...] = ()
-        if self._hand is not None and self._hand.actor == LEARNER_SEAT:
+        if self._hand.actor == LEARNER_SEAT:
             legal = self._hand.legal_actions()
-        return _mask_of(legal).copy()
+        return action_mask(legal)
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
-        """The legal actions as booleans (the method sb3-contrib's ``MaskablePPO`` calls)."""
+        """The legal actions as booleans (the method sb3-contrib's ``MaskablePPO`` calls).
+
+        Raises:
+            ResetNeeded: before the first ``reset()``.
+        """
         return self.action_mask().astype(bool)
 
     # ------------------------------------------------------------ internals
-    # ``_start`` and ``_advance`` are ``reset`` and ``step`` without the observation, which
-    # ``LimitHoldemVectorEnv`` encodes for all its tables at once from ``_learner_view``.
+    # ``_start`` and ``_advance`` are ``reset`` and ``step`` without the observation.
 
     def _start(self, seed: int | None) -> dict[str, Any]:
         super().reset(seed=seed)
         if seed is not None or not self._opponents_seeded:
             self._hand_id = 0
+            self._key = match_key(self.np_random)
+            self._decks = self._decks[:0]
             for agent, stream in zip(
                 self.opponents, self.np_random.spawn(len(self.opponents)), strict=True
             ):
@@ -214,18 +279,20 @@ class LimitHoldemEnv(gym.Env[ObsType, np.int64]):
         skipped: list[float] = []
         while True:
             hand = self._deal()
-            if play_turns(hand, self._table) is not None:
+            draws = HandDraws(self._key, hand.hand_id, self.rules.num_seats)
+            if play_turns(hand, self._table, draws) is not None:
                 break
             tell_hand_end(hand, self._table)
             skipped.append(self._reward(hand))
         self._hand = hand
+        self._draws = draws
         return {**self._info(), "skipped_rewards": tuple(skipped)}
 
-    def _advance(self, action: int | np.integer[Any]) -> tuple[float, bool, dict[str, Any]]:
-        hand = self._hand
-        if hand is None or hand.is_over:
+    def _advance(self, action: object) -> tuple[float, bool, dict[str, Any]]:
+        hand, draws = self._hand, self._draws
+        if hand is None or draws is None or hand.is_over:
             raise ResetNeeded("the hand is over (or never started): call reset()")
-        choice = _as_action(action)
+        choice = parse_action(action)
         legal = hand.legal_actions()
         try:
             hand.act(choice)  # validates before it changes anything
@@ -234,7 +301,7 @@ class LimitHoldemEnv(gym.Env[ObsType, np.int64]):
             raise ValueError(
                 f"illegal action {choice.name} for the learner: {error}; legal: {names}"
             ) from None
-        if play_turns(hand, self._table) is not None:
+        if play_turns(hand, self._table, draws) is not None:
             return 0.0, False, self._info()
         tell_hand_end(hand, self._table)
         return self._reward(hand), True, {**self._info(), "payoffs": hand.payoffs}
@@ -242,9 +309,14 @@ class LimitHoldemEnv(gym.Env[ObsType, np.int64]):
     def _deal(self) -> Hand:
         hand_id = self._hand_id
         self._hand_id += 1
-        deck = self.np_random.permutation(52)
-        button = (LEARNER_SEAT + hand_id) % self.rules.num_seats
-        return Hand(self.rules, deck, button=button, hand_id=hand_id)
+        n = self.rules.num_seats
+        offset = hand_id - self._first_dealt
+        if not 0 <= offset < len(self._decks):
+            hands = np.arange(hand_id, hand_id + DEAL_BLOCK)
+            self._decks = deal_decks(self._key, hands, cards=2 * n + 5)
+            self._first_dealt, offset = hand_id, 0
+        deck = self._decks[offset]
+        return Hand(self.rules, deck, button=(LEARNER_SEAT + hand_id) % n, hand_id=hand_id)
 
     def _learner_view(self) -> PlayerView:
         assert self._hand is not None
@@ -259,19 +331,3 @@ class LimitHoldemEnv(gym.Env[ObsType, np.int64]):
 
     def _reward(self, hand: Hand) -> float:
         return hand.payoffs[LEARNER_SEAT] / self.rules.big_blind
-
-
-@functools.cache
-def _mask_of(legal: tuple[Action, ...]) -> npt.NDArray[np.int8]:
-    """The mask of a set of legal actions (a handful exist: cached, copied by callers)."""
-    mask = np.zeros(len(Action), dtype=np.int8)
-    mask[list(legal)] = 1
-    return mask
-
-
-def _as_action(action: object) -> Action:
-    if isinstance(action, bool) or not isinstance(action, int | np.integer) or not 0 <= action < 3:
-        raise ValueError(
-            f"action must be 0 (fold), 1 (check/call) or 2 (bet/raise), got {action!r}"
-        )
-    return Action(int(action))

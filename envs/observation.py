@@ -28,8 +28,7 @@ Seats are absolute seat numbers; the learner always sits in seat 0.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -39,10 +38,13 @@ from envs.events import Acted
 from envs.rules import Rules
 from envs.view import PlayerView
 
+if TYPE_CHECKING:
+    from envs.batched.engine import HandBatch
+
 __all__ = [
     "NO_CARD",
     "ObservationEncoder",
-    "encode_batch",
+    "encode_tables",
     "encode_view",
     "history_length",
     "observation_space",
@@ -119,7 +121,7 @@ def encode_view(view: PlayerView, history_rows: int | None = None) -> dict[str, 
 
 
 class ObservationEncoder:
-    """Encodes one seat's views, hand after hand, into observations (alone or batched).
+    """Encodes one seat's views, hand after hand, into observations.
 
     Converting the public history (enum fields, one by one) is most of an observation's cost,
     and within a hand the history only grows, so the encoder keeps the rows it has converted
@@ -180,28 +182,54 @@ class ObservationEncoder:
         return tuple(card for cards in view.shown for card in (cards or _NO_PAIR))
 
 
-def encode_batch(
-    encoders: Sequence[ObservationEncoder], views: Sequence[PlayerView]
+def encode_tables(
+    batch: HandBatch, seat: int = 0, rows: npt.NDArray[np.intp] | None = None
 ) -> dict[str, npt.NDArray[Any]]:
-    """The observations of ``views[i]`` (by ``encoders[i]``) stacked along a first table axis.
+    """The observations of ``seat`` at the tables ``rows`` of ``batch`` (default: all), stacked
+    along a first table axis, straight from the batch's arrays.
 
-    Equal to stacking ``encoders[i].encode(views[i])`` with the dtypes of Gymnasium's
-    ``batch_space`` (int64, ``folded`` int8), in one array call per key.
+    Row ``i`` equals ``ObservationEncoder(batch.rules).encode(batch.view(rows[i], seat))``, with
+    the dtypes of Gymnasium's ``batch_space`` (int64, ``folded`` int8): fresh arrays, in one
+    array operation per key whatever the number of tables.
     """
-    pairs = list(zip(encoders, views, strict=True))
+    rules = batch.rules
+    n = rules.num_seats
+    at = slice(None) if rows is None else rows
+    deck = batch.deck[at]
+    over = batch.over[at]
+    board_len = batch.board_len[at]
+    board = np.where(np.arange(5) < board_len[:, np.newaxis], deck[:, 2 * n : 2 * n + 5], NO_CARD)
+    bets = batch.bets[at].astype(np.int64)
+    stacks = batch.stacks[at].astype(np.int64)
+    contributions = batch.contributions[at].astype(np.int64)
+    owed = batch.max_bet[at] - bets[:, seat]
+    to_call = np.where(over, 0, np.minimum(stacks[:, seat], owed))
+    button = batch.button[at].astype(np.int64)
+    length = history_length(rules)
+    logged = np.arange(length) < batch.log_len[at, np.newaxis]
+    history = np.full((len(deck), length, HISTORY_COLUMNS), -1, dtype=np.int64)
+    logs: tuple[npt.NDArray[Any], ...] = (
+        batch.log_street,
+        batch.log_seat,
+        batch.log_action,
+        batch.log_amount,
+    )
+    for column, log in enumerate(logs):
+        np.copyto(history[:, :, column], log[at, :length], where=logged)
+    shown = np.repeat(batch.showed[at] & over[:, np.newaxis], 2, axis=1)
     return {
-        "hole": np.array([v.hole for v in views], dtype=np.int64),
-        "board": np.array([v.board + _NO_BOARD[len(v.board) :] for v in views], dtype=np.int64),
-        "street": np.array([int(v.street) for v in views], dtype=np.int64),
-        "button": np.array([v.button for v in views], dtype=np.int64),
-        "position": np.array([v.position for v in views], dtype=np.int64),
-        "pot": np.array([(v.pot,) for v in views], dtype=np.int64),
-        "to_call": np.array([(v.to_call,) for v in views], dtype=np.int64),
-        "num_bets": np.array([v.num_bets for v in views], dtype=np.int64),
-        "bets": np.array([v.bets for v in views], dtype=np.int64),
-        "contributions": np.array([v.contributions for v in views], dtype=np.int64),
-        "stacks": np.array([v.stacks for v in views], dtype=np.int64),
-        "folded": np.array([v.folded for v in views], dtype=np.int8),
-        "history": np.stack([e._history_of(v) for e, v in pairs]),
-        "shown": np.array([e._shown_of(v) for e, v in pairs], dtype=np.int64),
+        "hole": deck[:, 2 * seat : 2 * seat + 2].astype(np.int64),
+        "board": board.astype(np.int64),
+        "street": batch.street[at].astype(np.int64),
+        "button": button,
+        "position": (seat - button - 1) % n,
+        "pot": contributions.sum(axis=1, keepdims=True),
+        "to_call": to_call[:, np.newaxis].astype(np.int64),
+        "num_bets": batch.num_bets[at].astype(np.int64),
+        "bets": bets,
+        "contributions": contributions,
+        "stacks": stacks,
+        "folded": batch.folded[at].astype(np.int8),
+        "history": history,
+        "shown": np.where(shown, deck[:, : 2 * n], NO_CARD).astype(np.int64),
     }

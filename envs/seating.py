@@ -12,7 +12,9 @@ and the probabilities played are recorded (for ``envs.aivat``).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
+from typing import cast
 
 from envs.crn import hand_key, sample_action, uniform_at
 from envs.game import Hand
@@ -54,8 +56,8 @@ class HandDraws:
         """The action of ``agent`` at ``view``: drawn from its stated probabilities with the
         decision's uniform, or its own choice; ``ValueError`` if not a legal distribution."""
         seat = view.seat
-        if isinstance(agent, KnownPolicy):
-            probabilities = agent.action_probabilities(view)
+        if _states_policy(type(agent)):
+            probabilities = cast(KnownPolicy, agent).action_probabilities(view)
             _check(agent, view, probabilities)
             u = uniform_at(self._key, seat, self.decisions[seat])
             action = sample_action(probabilities, u)
@@ -71,20 +73,34 @@ class HandDraws:
         return action
 
 
+@functools.cache
+def _states_policy(kind: type) -> bool:
+    # Once per class: a protocol isinstance check costs more than the decision it guards.
+    return issubclass(kind, KnownPolicy)
+
+
 def _check(agent: SeatAgent, view: PlayerView, probabilities: Probabilities) -> None:
     legal = view.legal_actions
-    total = 0.0
-    bad = len(probabilities) != 3
-    for action, p in zip(Action, probabilities, strict=False):
-        bad = bad or not (p >= 0.0) or (p > 0.0 and action not in legal)
-        total += p
-    if bad or abs(total - 1.0) > 1e-9:
-        raise ValueError(
-            f"agent {agent.name!r} in seat {view.seat} returned action probabilities "
-            f"{tuple(probabilities)} in hand {view.hand_id} ({view.street.name.lower()}) that "
-            f"are not a distribution over its legal actions: "
-            f"{', '.join(a.name for a in legal)}"
-        )
+    if len(probabilities) == 3:
+        fold, call, bet = probabilities
+        # Unrolled (this runs at every decision): non-negative (NaN fails), zero on the
+        # illegal actions, summing to one.
+        if (
+            fold >= 0.0
+            and call >= 0.0
+            and bet >= 0.0
+            and abs(fold + call + bet - 1.0) <= 1e-9
+            and (fold == 0.0 or Action.FOLD in legal)
+            and (call == 0.0 or Action.CALL in legal)
+            and (bet == 0.0 or Action.RAISE in legal)
+        ):
+            return
+    raise ValueError(
+        f"agent {agent.name!r} in seat {view.seat} returned action probabilities "
+        f"{tuple(probabilities)} in hand {view.hand_id} ({view.street.name.lower()}) that "
+        f"are not a distribution over its legal actions: "
+        f"{', '.join(a.name for a in legal)}"
+    )
 
 
 def _check_action(agent: SeatAgent, view: PlayerView, action: object) -> None:

@@ -1,12 +1,13 @@
-"""Many tables at once: ``LimitHoldem-v0`` under Gymnasium's vector API, in one process.
+"""Many tables at once: ``LimitHoldem-v0`` under Gymnasium's vector API, on the batched engine.
 
-``LimitHoldemVectorEnv`` steps ``num_envs`` independent ``LimitHoldemEnv`` tables (each with
-its own opponents) and returns batched results. Its observations, rewards, terminations and
-infos are exactly those of Gymnasium's ``SyncVectorEnv`` over the same tables with the same
-seeds (``tests/test_vector_env.py`` checks it); it is faster because it encodes all the
-tables' observations at once (one array per key, not one per key and table, then stacked) and
-batches the infos once per key instead of merging one info dict per table
-(``benchmarks/bench_vector_env.py`` measures it).
+``LimitHoldemVectorEnv`` plays ``num_envs`` tables as one ``envs.batched.HandBatch``, the learner
+in seat 0 at every table and each opponent seat played by one batched agent deciding for all
+tables at once (``envs.learner_tables``), so a learner step costs a few array operations over
+all tables, not Python per table. Its observations, rewards, terminations and infos are
+exactly those of Gymnasium's ``SyncVectorEnv`` over ``LimitHoldemEnv`` tables with the same
+seeds (``tests/envs/test_vector_env.py`` checks it): table ``i`` after ``reset(seed=s)`` plays
+the hands of ``LimitHoldemEnv.reset(seed=s + i)``, deals and opponents' decisions included
+(a list of seeds gives one per table; ``None`` continues a table's match).
 
 The default autoreset mode is ``SAME_STEP``, unlike Gymnasium's ``NEXT_STEP`` default: an
 episode is one hand of one to a few learner decisions, so ``NEXT_STEP``'s extra reset step
@@ -14,37 +15,42 @@ would be a third or more of all steps. The last observation of a finished hand i
 ``info["final_obs"]`` and its info (``payoffs``...) in ``info["final_info"]``. ``NEXT_STEP``
 and ``DISABLED`` (with ``options={"reset_mask": ...}``) are supported as in ``SyncVectorEnv``.
 
-Seeding as in ``SyncVectorEnv``: ``reset(seed=s)`` seeds table ``i`` with ``s + i`` (a list
-gives one seed per table), so table ``i`` replays ``LimitHoldemEnv.reset(seed=s + i)``.
+A step is atomic: every table's action is checked before any table moves, and an error names
+the table.
 
     import gymnasium as gym
     import envs
 
-    vec = gym.make_vec("holdem_lab/LimitHoldem-v0", num_envs=8, opponents=["call"])
+    vec = gym.make_vec("holdem_lab/LimitHoldem-v0", num_envs=1024, opponents=["bpp"])
     obs, info = vec.reset(seed=0)
     obs, reward, terminated, truncated, info = vec.step(info["action_mask"].argmax(axis=1))
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from gymnasium import spaces
+from gymnasium.error import ResetNeeded
+from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from envs.holdem_env import LimitHoldemEnv
-from envs.observation import encode_batch
-from envs.protocols import SeatAgent
-from envs.rules import Rules
+from envs.holdem_env import LEARNER_SEAT, RENDER_MODES, check_render_mode
+from envs.learner_tables import LearnerTables, OpponentSpec, check_opponent_specs
+from envs.observation import encode_tables, observation_space
+from envs.render import render_view
+from envs.rules import Action, Rules
 from envs.validation import whole_number
 
-__all__ = ["LimitHoldemVectorEnv"]
+__all__ = ["LimitHoldemVectorEnv", "OpponentSpec"]
 
-OpponentSpec = str | Callable[[], SeatAgent]
-"""A registry name, or a zero-argument factory (such as an agent class) building one agent."""
+Index = npt.NDArray[np.intp]
+_SCALAR_KEYS = ("street", "button", "position", "num_bets")
+"""Observation keys of ``Discrete`` spaces: plain ints in one table's observation."""
 
 
 class LimitHoldemVectorEnv(VectorEnv):
@@ -52,9 +58,11 @@ class LimitHoldemVectorEnv(VectorEnv):
 
     Args:
         num_envs: Tables, at least 1.
-        opponents: One registry name or zero-argument factory per opponent seat; every table
-            builds its own agents from them (agent objects are refused: one object at several
-            tables would share its memory and generator between them).
+        opponents: One registry name or zero-argument factory per opponent seat (1 to 9).
+            Each builds one agent; an agent with a batched twin (``agent.batched(num_envs)``:
+            the bots and BPPs) plays every table with it, any other through one copy per
+            table (``envs.batched.adapter.ScalarTables``: correct, slower). Agent objects are
+            refused: every table needs its own memory.
         rules: As for ``LimitHoldemEnv``.
         autoreset_mode: ``SAME_STEP`` (default), ``NEXT_STEP`` or ``DISABLED`` (or their
             string values).
@@ -71,34 +79,38 @@ class LimitHoldemVectorEnv(VectorEnv):
         render_mode: str | None = None,
     ) -> None:
         num_envs = whole_number("num_envs", num_envs, minimum=1)
-        if isinstance(opponents, str):
-            raise TypeError(f"opponents must be a sequence, got the string {opponents!r}")
-        for spec in opponents:
-            factory = isinstance(spec, type) or not isinstance(spec, SeatAgent)
-            if not isinstance(spec, str) and not (factory and callable(spec)):
-                raise TypeError(
-                    f"vector env opponents must be registry names or agent factories (e.g. an "
-                    f"agent class), not agent objects, since every table needs its own: {spec!r}"
-                )
-        self.autoreset_mode = AutoresetMode(autoreset_mode)
-        self.envs = [
-            LimitHoldemEnv(
-                [s if isinstance(s, str) else s() for s in opponents],
-                rules=rules,
-                render_mode=render_mode,
+        check_opponent_specs(opponents)
+        if not 1 <= len(opponents) <= 9:
+            raise ValueError(
+                f"the env needs 1 to 9 opponents (2 to 10 seats), got {len(opponents)}"
             )
-            for _ in range(num_envs)
-        ]
-        first = self.envs[0]
+        check_render_mode(render_mode)
+        n = len(opponents) + 1
+        if rules is None:
+            rules = Rules(num_seats=n)
+        elif rules.num_seats != n:
+            raise ValueError(
+                f"rules are for {rules.num_seats} seats but {len(opponents)} opponents plus "
+                f"the learner make {n}"
+            )
+        self.autoreset_mode = AutoresetMode(autoreset_mode)
+        self.tables = LearnerTables(rules, num_envs, opponents)
         self.num_envs = num_envs
-        self.rules = first.rules
+        self.rules = rules
         self.render_mode = render_mode
-        self.metadata = {**first.metadata, "autoreset_mode": self.autoreset_mode}
-        self.single_observation_space = first.observation_space
-        self.single_action_space = first.action_space
+        self.metadata = {
+            "render_modes": list(RENDER_MODES),
+            "render_fps": 1,
+            "autoreset_mode": self.autoreset_mode,
+        }
+        self.single_observation_space = observation_space(rules)
+        self.single_action_space = spaces.Discrete(len(Action))
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._autoreset = np.zeros(num_envs, dtype=bool)
+        self._seeded = np.zeros(num_envs, dtype=bool)
+        self._empty = np.empty(num_envs, dtype=object)  # one () per table
+        self._empty.fill(())
 
     # ------------------------------------------------------------------ API
 
@@ -108,21 +120,33 @@ class LimitHoldemVectorEnv(VectorEnv):
         seed: int | Sequence[int | None] | None = None,
         options: dict[str, Any] | None = None,
     ) -> tuple[dict[str, Any], dict[str, Any]]:
-        """Reset every table (or those of ``options["reset_mask"]``); seeds as in the docstring."""
+        """Reset every table (or those of ``options["reset_mask"]``); seeds as in the docstring.
+
+        A seeded table starts a new match (opponents' memory cleared); the others continue
+        theirs with the next hand. A hand in progress is abandoned, untold. The observations
+        of tables outside the mask are their latest ones, as in ``SyncVectorEnv``.
+        """
         seeds = self._seeds(seed)
         mask = _reset_mask((options or {}).get("reset_mask"), self.num_envs)
-        first_seed = seeds[0] if isinstance(seed, int) else None
-        super().reset(seed=first_seed)
-        batch = _Batch(self.num_envs)
-        for i, env in enumerate(self.envs):
-            if mask is not None and not mask[i]:
-                continue
-            batch.add(i, env, env._start(seeds[i]))
-        if mask is None:
-            self._autoreset[:] = False
-        else:
-            self._autoreset[mask] = False
-        return batch.observations(self.single_observation_space), batch.infos()
+        super().reset(seed=seeds[0] if isinstance(seed, int | np.integer) else None)
+        rows = np.arange(self.num_envs) if mask is None else np.flatnonzero(mask)
+        fresh = [r for r in rows.tolist() if seeds[r] is not None or not self._seeded[r]]
+        if fresh:
+            generators = [seeding.np_random(seeds[r])[0] for r in fresh]
+            self.tables.new_matches(np.array(fresh, dtype=np.intp), generators)
+            self._seeded[fresh] = True
+        self.tables.abandon(rows)
+        skipped = self.tables.deal(rows)
+        self._autoreset[rows] = False
+        info = self._info(rows)
+        _add(info, "skipped_rewards", rows, _skipped(rows, skipped, self._empty), self.num_envs)
+        # Tables not reset show their latest observation again, as in SyncVectorEnv (zeros
+        # for tables never reset).
+        obs = encode_tables(self.tables.batch)
+        if not self._seeded.all():
+            for value in obs.values():
+                value[~self._seeded] = 0
+        return obs, info
 
     def step(
         self, actions: npt.ArrayLike
@@ -133,53 +157,87 @@ class LimitHoldemVectorEnv(VectorEnv):
         npt.NDArray[np.bool_],
         dict[str, Any],
     ]:
-        """Apply one action per table; finished hands restart as ``autoreset_mode`` says."""
-        actions = np.asarray(actions)
-        if actions.shape != (self.num_envs,):
-            raise ValueError(f"expected {self.num_envs} actions, got shape {actions.shape}")
-        rewards = np.zeros(self.num_envs, dtype=np.float64)
-        terminated = np.zeros(self.num_envs, dtype=bool)
-        batch = _Batch(self.num_envs)
+        """Apply one action per table; finished hands restart as ``autoreset_mode`` says.
+
+        Raises:
+            ResetNeeded: if a table was never reset.
+            ValueError: on actions of the wrong shape or type, or an illegal action, naming
+                the table (no table moves then); in ``DISABLED`` mode, on a table whose hand
+                is over and that was not reset.
+        """
+        chosen = self._check_actions(actions)
         mode = self.autoreset_mode
-        for i, env in enumerate(self.envs):
-            if self._autoreset[i]:
-                if mode is AutoresetMode.DISABLED:
-                    raise ValueError(
-                        f"table {i} finished its hand: reset it with "
-                        "options={'reset_mask': ...} before stepping it (DISABLED autoreset)"
-                    )
-                info = env._start(None)  # NEXT_STEP: this step only starts the next hand
-            else:
-                rewards[i], terminated[i], info = env._advance(actions[i])
-                if terminated[i] and mode is AutoresetMode.SAME_STEP:
-                    batch.add_final(i, env._observation(), info)
-                    info = env._start(None)
-            batch.add(i, env, info)
-        # SAME_STEP has already started the next hands; the other modes start them later.
-        self._autoreset = terminated.copy()
+        pending = self._autoreset
+        if mode is AutoresetMode.DISABLED and pending.any():
+            raise ValueError(
+                f"table {int(np.argmax(pending))} finished its hand: reset it with "
+                "options={'reset_mask': ...} before stepping it (DISABLED autoreset)"
+            )
+        tables = self.tables
+        terminated = tables.learner_acts(chosen, ~pending)
+        ended = np.flatnonzero(terminated)
+        rewards = np.zeros(self.num_envs, dtype=np.float64)
+        rewards[ended] = tables.rewards(ended)
+        if ended.size:
+            tables.tell_ends(ended)
+        final: dict[str, Any] = {}
+        restarted = np.flatnonzero(pending)  # NEXT_STEP: these only start their next hand
         if mode is AutoresetMode.SAME_STEP:
-            self._autoreset[:] = False
+            if ended.size:
+                final = self._final(ended)
+            restarted = ended
+        skipped = tables.deal(restarted) if restarted.size else {}
+        info = self._info(np.arange(self.num_envs))
+        if mode is not AutoresetMode.SAME_STEP:
+            _add(info, "payoffs", ended, self._payoffs(ended), self.num_envs)
+            self._autoreset = terminated.copy()
+        n = self.num_envs
+        _add(info, "skipped_rewards", restarted, _skipped(restarted, skipped, self._empty), n)
+        info.update(final)
         truncated = np.zeros(self.num_envs, dtype=bool)  # a hand is never truncated
-        obs_batch = batch.observations(self.single_observation_space)
-        return obs_batch, rewards, terminated, truncated, batch.infos()
+        return encode_tables(tables.batch), rewards, terminated, truncated, info
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
-        """``(num_envs, 3)`` legal actions of every table now (sb3-contrib's convention)."""
-        return np.stack([env.action_masks() for env in self.envs])
+        """``(num_envs, 3)`` legal actions of the learner at every table now (sb3-contrib's
+        convention; all False at a table whose hand is over).
+
+        Raises:
+            ResetNeeded: if a table was never reset.
+        """
+        self._check_reset()
+        return self.tables.learner_mask().astype(bool)
 
     def render(self) -> tuple[str, ...] | None:
-        """Every table as text in ``"ansi"`` mode; ``None`` without a render mode."""
-        frames = [env.render() for env in self.envs]
-        if self.render_mode is None or any(frame is None for frame in frames):
+        """Every table as text in ``"ansi"`` mode; ``None`` without a render mode or before
+        the first reset."""
+        if self.render_mode is None or not self._seeded.all():
             return None
-        return tuple(frame for frame in frames if frame is not None)
+        batch, names = self.tables.batch, self.tables.names
+        return tuple(render_view(batch.view(t, LEARNER_SEAT), names) for t in range(self.num_envs))
 
-    def close_extras(self, **kwargs: Any) -> None:
-        """Close every table."""
-        for env in self.envs:
-            env.close()
+    @property
+    def bytes_per_table(self) -> float:
+        """Bytes of per-table state (engine, match keys, opponents' memory where known)."""
+        return self.tables.nbytes / self.num_envs
 
     # ------------------------------------------------------------ internals
+
+    def _check_reset(self) -> None:
+        if not self._seeded.all():
+            table = int(np.argmax(~self._seeded))
+            raise ResetNeeded(f"table {table} was never reset: call reset() first")
+
+    def _check_actions(self, actions: npt.ArrayLike) -> npt.NDArray[np.integer]:
+        self._check_reset()
+        chosen = np.asarray(actions)
+        if chosen.shape != (self.num_envs,):
+            raise ValueError(f"expected {self.num_envs} actions, got shape {chosen.shape}")
+        if chosen.dtype.kind not in "iu":
+            raise ValueError(
+                f"actions must be integers 0 (fold), 1 (check/call) or 2 (bet/raise), got "
+                f"dtype {chosen.dtype}"
+            )
+        return chosen
 
     def _seeds(self, seed: int | Sequence[int | None] | None) -> list[int | None]:
         if seed is None:
@@ -190,6 +248,83 @@ class LimitHoldemVectorEnv(VectorEnv):
         if len(seeds) != self.num_envs:
             raise ValueError(f"expected {self.num_envs} seeds (one per table), got {len(seeds)}")
         return seeds
+
+    def _info(self, rows: Index) -> dict[str, Any]:
+        """``action_mask`` and ``hand_id`` of ``rows``, Gymnasium's vector layout."""
+        info: dict[str, Any] = {}
+        mask = self.tables.learner_mask()
+        hand_id = self.tables.batch.hand_id.astype(np.int64)
+        if len(rows) < self.num_envs:
+            mask[_outside(rows, self.num_envs)] = 0
+            hand_id[_outside(rows, self.num_envs)] = 0
+        _add(info, "action_mask", rows, mask, self.num_envs)
+        _add(info, "hand_id", rows, hand_id, self.num_envs)
+        return info
+
+    def _payoffs(self, rows: Index) -> npt.NDArray[np.object_]:
+        payoffs = np.full(self.num_envs, None, dtype=object)
+        chips = self.tables.batch.payoffs[rows].tolist()
+        for row, seats in zip(rows.tolist(), chips, strict=True):
+            payoffs[row] = tuple(seats)
+        return payoffs
+
+    def _final(self, rows: Index) -> dict[str, Any]:
+        """``final_obs`` and ``final_info`` of the hands that ended at ``rows`` (before the next
+        hands overwrite them), as ``SyncVectorEnv`` gives them."""
+        n = self.num_envs
+        batched = encode_tables(self.tables.batch, rows=rows)
+        # Per table: row views of the fresh batch arrays, and plain ints for Discrete keys.
+        columns = [
+            value.tolist() if key in _SCALAR_KEYS else list(value)
+            for key, value in batched.items()
+        ]
+        final_obs = np.full(n, None, dtype=object)
+        for row, values in zip(rows.tolist(), zip(*columns, strict=True), strict=True):
+            final_obs[row] = dict(zip(batched, values, strict=True))
+        hand_id = np.zeros(n, dtype=np.int64)
+        hand_id[rows] = self.tables.batch.hand_id[rows]
+        final_info: dict[str, Any] = {}
+        _add(final_info, "action_mask", rows, np.zeros((n, len(Action)), dtype=np.int8), n)
+        _add(final_info, "hand_id", rows, hand_id, n)
+        _add(final_info, "payoffs", rows, self._payoffs(rows), n)
+        flags = _flags(rows, n)
+        return {
+            "final_obs": final_obs,
+            "_final_obs": flags,
+            "final_info": final_info,
+            "_final_info": flags.copy(),
+        }
+
+
+def _flags(rows: Index, num_envs: int) -> npt.NDArray[np.bool_]:
+    flags = np.zeros(num_envs, dtype=bool)
+    flags[rows] = True
+    return flags
+
+
+def _outside(rows: Index, num_envs: int) -> npt.NDArray[np.bool_]:
+    return ~_flags(rows, num_envs)
+
+
+def _add(
+    info: dict[str, Any], key: str, rows: Index, values: npt.NDArray[Any], num_envs: int
+) -> None:
+    """``info[key] = values`` with its ``"_" + key`` flags marking ``rows`` (Gymnasium's vector
+    info convention); nothing when no table reports the key."""
+    if len(rows):
+        info[key], info["_" + key] = values, _flags(rows, num_envs)
+
+
+def _skipped(
+    rows: Index, values: dict[int, list[float]], empty: npt.NDArray[np.object_]
+) -> npt.NDArray[np.object_]:
+    """The ``skipped_rewards`` info: a tuple per table of ``rows`` (``empty``'s ``()`` where
+    ``values`` has none, copied as references, without Python per table), ``None`` elsewhere."""
+    array = np.full(len(empty), None, dtype=object)
+    array[rows] = empty[rows]
+    for row, listed in values.items():
+        array[row] = tuple(listed)
+    return array
 
 
 def _reset_mask(mask: object, num_envs: int) -> npt.NDArray[np.bool_] | None:
@@ -203,85 +338,3 @@ def _reset_mask(mask: object, num_envs: int) -> npt.NDArray[np.bool_] | None:
     if not mask.any():
         raise ValueError("options['reset_mask'] must select at least one table")
     return mask
-
-
-class _Batch:
-    """One step's per-table results gathered into batch arrays, ``SyncVectorEnv``'s layout.
-
-    Infos follow Gymnasium's vector convention: ``info[key]`` holds one entry per table and
-    ``info["_" + key]`` marks the tables that reported it; tuples become object arrays. The
-    tables' results are gathered first and batched once per key, which is what makes this
-    faster than merging them table by table as ``SyncVectorEnv`` does.
-    """
-
-    def __init__(self, num_envs: int) -> None:
-        self.num_envs = num_envs
-        self.tables: list[LimitHoldemEnv | None] = [None] * num_envs
-        self.info: list[dict[str, Any] | None] = [None] * num_envs
-        self.final: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {}
-
-    def add(self, i: int, env: LimitHoldemEnv, info: dict[str, Any]) -> None:
-        """Table ``i``'s info now; its observation is encoded with the others'."""
-        self.tables[i] = env
-        self.info[i] = info
-
-    def add_final(self, i: int, obs: dict[str, Any], info: dict[str, Any]) -> None:
-        self.final[i] = (obs, info)
-
-    def infos(self) -> dict[str, Any]:
-        infos = _batch_infos(self.info, self.num_envs)
-        if self.final:
-            final_obs = np.full(self.num_envs, None, dtype=object)
-            final_info: list[dict[str, Any] | None] = [None] * self.num_envs
-            for i, (obs, info) in self.final.items():
-                final_obs[i] = obs
-                final_info[i] = info
-            flags = np.zeros(self.num_envs, dtype=bool)
-            flags[list(self.final)] = True
-            infos["final_obs"], infos["_final_obs"] = final_obs, flags
-            infos["final_info"] = _batch_infos(final_info, self.num_envs)
-            infos["_final_info"] = flags.copy()
-        return infos
-
-    def observations(self, space: Any) -> dict[str, Any]:
-        """Fresh batch arrays (safe to keep); tables not reset keep zeros, as in Gymnasium."""
-        present = [i for i, env in enumerate(self.tables) if env is not None]
-        tables = [env for env in self.tables if env is not None]
-        batch = encode_batch(
-            [env._encoder for env in tables], [env._learner_view() for env in tables]
-        )
-        if len(present) == self.num_envs:
-            return batch
-        out: dict[str, Any] = {}
-        for key, sub in space.spaces.items():
-            out[key] = np.zeros((self.num_envs, *sub.shape), dtype=sub.dtype)
-            out[key][present] = batch[key]
-        return out
-
-
-def _batch_infos(infos: list[dict[str, Any] | None], num_envs: int) -> dict[str, Any]:
-    """Batch the tables' infos by Gymnasium's ``_add_info`` rules (dtype of the first value)."""
-    keys: dict[str, None] = {}
-    for info in infos:
-        if info is not None:
-            keys.update(dict.fromkeys(info))
-    batched: dict[str, Any] = {}
-    for key in keys:
-        present = [i for i, info in enumerate(infos) if info is not None and key in info]
-        values = [infos[i][key] for i in present]  # type: ignore[index]  # present: not None
-        first = values[0]
-        array: npt.NDArray[Any]
-        if type(first) in (int, float, bool) or isinstance(first, np.number):
-            array = np.zeros(num_envs, dtype=type(first))
-            array[present] = values
-        elif isinstance(first, np.ndarray):
-            array = np.zeros((num_envs, *first.shape), dtype=first.dtype)
-            array[present] = values
-        else:  # tuples and other objects, one per table
-            array = np.full(num_envs, None, dtype=object)
-            for i, value in zip(present, values, strict=True):
-                array[i] = value
-        flags = np.zeros(num_envs, dtype=bool)
-        flags[present] = True
-        batched[key], batched["_" + key] = array, flags
-    return batched

@@ -9,17 +9,21 @@ import warnings
 import gymnasium as gym
 import numpy as np
 import pytest
-from gymnasium.error import ResetNeeded
+from gymnasium.error import ResetNeeded, UnsupportedMode
+from gymnasium.utils import seeding
 from gymnasium.utils.env_checker import check_env
 
 import envs
-from agents.base import Agent, legal_actions
+from agents.base import Agent, KnownPolicyAgent, legal_actions
 from envs.cards import format_cards
-from envs.events import ShowedDown
+from envs.crn import hand_key, sample_action, uniform_at
+from envs.deals import deal_deck
+from envs.events import Acted, ShowedDown
 from envs.game import Hand
-from envs.holdem_env import LimitHoldemEnv
+from envs.holdem_env import LimitHoldemEnv, UnsupportedRenderMode, match_key
 from envs.observation import encode_view, history_length
 from envs.rules import Action, Rules
+from envs.vector_env import LimitHoldemVectorEnv
 from envs.view import PlayerView
 
 TABLES = {
@@ -191,7 +195,7 @@ def test_illegal_and_malformed_actions_raise_with_the_reason() -> None:
     env.step(Action.CALL)  # the learner (button, small blind) completes; the call bot checks
     with pytest.raises(ValueError, match="may not fold: checking is free"):
         env.step(Action.FOLD)
-    for bad in (3, -1, 1.0, "call", True):
+    for bad in (3, -1, 1.0, "call", True, np.bool_(True), np.array(1.0), np.array([1])):
         with pytest.raises(ValueError, match="action must be 0"):
             env.step(bad)  # type: ignore[arg-type]
     while True:  # nothing was applied: the learner may still act, and finish the hand
@@ -287,7 +291,7 @@ def test_render_ansi_shows_the_learners_cards_only() -> None:
         ({"opponents": "call"}, TypeError, "sequence of agents"),
         ({"opponents": ["nobody"]}, ValueError, "unknown agent 'nobody'"),
         ({"opponents": ["call"], "rules": Rules(num_seats=3)}, ValueError, "3 seats"),
-        ({"opponents": ["call"], "render_mode": "human"}, ValueError, "render_mode"),
+        ({"opponents": ["call"], "render_mode": "human"}, UnsupportedMode, "render_mode"),
         ({"opponents": [object()]}, TypeError, "not an agent"),
     ],
 )
@@ -302,3 +306,134 @@ def test_the_same_opponent_object_cannot_take_two_seats() -> None:
     bot = FoldAgent()
     with pytest.raises(ValueError, match="given twice"):
         LimitHoldemEnv([bot, bot])
+
+
+def test_numpy_integers_and_0d_integer_arrays_are_actions() -> None:
+    """What SB3's ``model.predict(obs)[0]`` returns for a ``Discrete`` space is an action."""
+    for action in (np.array(1), np.int32(1), np.uint8(1), np.array(1, dtype=np.int8)):
+        env = LimitHoldemEnv(["call"])
+        env.reset(seed=0)
+        *_, info = env.step(action)
+        assert info["action_mask"].tolist() == [0, 1, 1]  # the learner limped; the bot checked
+
+
+def test_masks_before_the_first_reset_need_a_reset() -> None:
+    env = LimitHoldemEnv(["call"])
+    for method in (env.action_masks, env.action_mask):
+        with pytest.raises(ResetNeeded, match="reset"):
+            method()
+    assert env.action_space.sample() in (0, 1, 2)  # no state yet: any action of the space
+
+
+def test_unsupported_render_modes_are_gymnasium_errors_and_type_errors() -> None:
+    for mode in ("human", "rgb_array"):
+        with pytest.raises(UnsupportedRenderMode, match=f"got '{mode}'") as raised:
+            LimitHoldemEnv(["call"], render_mode=mode)
+        assert isinstance(raised.value, UnsupportedMode)  # Gymnasium's error for it
+        assert isinstance(raised.value, TypeError)  # what SB3's make_vec_env falls back on
+    assert LimitHoldemEnv.metadata["render_modes"] == ["ansi"]
+
+
+def test_deals_and_stated_policies_follow_the_match_keys_common_random_numbers() -> None:
+    """Hand ``h`` is ``deal_deck(key, h)``; a ``random`` opponent's action at its ``i``-th
+    decision is the inverse CDF of its probabilities at the uniform ``(key, h, seat, i)``."""
+    env = LimitHoldemEnv(["random", "random"])
+    obs, _ = env.reset(seed=9)
+    key = match_key(seeding.np_random(9)[0])
+    decisions = 0
+    for _ in range(40):
+        hand = env._hand
+        assert hand is not None
+        deck = deal_deck(key, hand.hand_id, cards=11)
+        assert obs["hole"].tolist() == deck[:2].tolist()
+        while True:
+            mask = env.action_mask()
+            *_, done, _, _ = env.step(int(np.flatnonzero(mask)[-1]))  # raise or call
+            if done:
+                break
+        replay = Hand(env.rules, deck, button=hand.hand_id % 3, hand_id=hand.hand_id)
+        made = [0, 0, 0]
+        for acted in hand.view(0).actions:
+            assert isinstance(acted, Acted)
+            if acted.seat != 0:
+                legal = replay.legal_actions()
+                probabilities = tuple(1 / len(legal) if a in legal else 0.0 for a in Action)
+                u = uniform_at(hand_key(key, hand.hand_id), acted.seat, made[acted.seat])
+                assert acted.action == sample_action(probabilities, u)
+                made[acted.seat] += 1
+                decisions += 1
+            replay.act(acted.action)
+        obs, _ = env.reset()
+    assert decisions > 100
+
+
+def test_stable_baselines3_check_env_and_make_vec_env_pass() -> None:
+    env_checker = pytest.importorskip("stable_baselines3.common.env_checker")
+    env_util = pytest.importorskip("stable_baselines3.common.env_util")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        env_checker.check_env(gym.make(envs.ENV_ID, opponents=["rule", "random"]))
+    # SB3's only remark: the public history is a table (rows of actions), not a flat vector.
+    assert all("observation history has an unconventional shape" in str(w.message) for w in caught)
+    # make_vec_env asks for render_mode="rgb_array" first (its default for env ids; Gymnasium
+    # warns that the env does not list it), and on the TypeError of an unsupported mode builds
+    # the env without one.
+    with pytest.warns(UserWarning, match="render_mode='rgb_array' that is not in the possible"):
+        vec = env_util.make_vec_env(
+            envs.ENV_ID, n_envs=2, seed=0, env_kwargs={"opponents": ["call"]}
+        )
+    obs = vec.reset()
+    assert obs["hole"].shape == (2, 2)
+    ends = 0
+    for _ in range(30):
+        masks = np.stack(vec.env_method("action_masks"))
+        obs, _, dones, infos = vec.step(masks.argmax(axis=1))
+        ends += int(dones.sum())
+        assert all("terminal_observation" in infos[i] for i in np.flatnonzero(dones))
+    assert ends > 0
+
+
+def test_the_sb3_evaluation_loop_steps_with_predicted_actions() -> None:
+    """``env.step(model.predict(obs)[0])``: the prediction is a 0-d integer array."""
+    contrib = pytest.importorskip("sb3_contrib")
+    env = LimitHoldemEnv(["call"])
+    model = contrib.MaskablePPO("MultiInputPolicy", env, n_steps=32, batch_size=32, seed=0)
+    obs, _ = env.reset(seed=0)
+    for _ in range(20):
+        action = model.predict(obs, action_masks=env.action_masks(), deterministic=True)[0]
+        assert isinstance(action, np.ndarray) and action.shape == ()
+        obs, _, done, _, _ = env.step(action)
+        if done:
+            obs, _ = env.reset()
+
+
+def stating(probabilities: tuple[float, ...]) -> type[KnownPolicyAgent]:
+    """An agent class stating ``probabilities`` at every decision."""
+
+    class Stating(KnownPolicyAgent):
+        name = "stating"
+
+        def action_probabilities(self, view: PlayerView) -> tuple[float, float, float]:
+            return probabilities  # type: ignore[return-value]  # malformed on purpose
+
+    return Stating
+
+
+@pytest.mark.parametrize(
+    "probabilities",
+    [(1.0, 0.0, 0.0), (0.5, 0.6, 0.0), (float("nan"), 1.0, 0.0), (-0.1, 1.1, 0.0), (0.0, 1.0)],
+    ids=["fold when checking is free", "sum", "nan", "negative", "two"],
+)
+def test_stated_probabilities_that_are_no_legal_distribution_are_refused(
+    probabilities: tuple[float, ...],
+) -> None:
+    """Heads-up the learner (button) limps first; then the opponent may check, not fold."""
+    env = LimitHoldemEnv([stating(probabilities)()])
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="not a distribution over its legal actions"):
+        env.step(Action.CALL)
+    if len(probabilities) == 3:
+        vec = LimitHoldemVectorEnv(2, [stating(probabilities)])
+        vec.reset(seed=0)
+        with pytest.raises(ValueError, match="not a distribution over its legal actions"):
+            vec.step(np.array([1, 1]))

@@ -6,13 +6,11 @@ from typing import Any
 
 import numpy as np
 import pytest
-from gymnasium.vector.utils import batch_space, concatenate, create_empty_array
 
 from envs.game import Hand
 from envs.observation import (
     NO_CARD,
     ObservationEncoder,
-    encode_batch,
     encode_view,
     history_length,
     observation_space,
@@ -102,27 +100,6 @@ def test_going_back_to_an_earlier_view_or_hand_is_still_right() -> None:
     order = np.random.default_rng(2).permutation(len(views))
     for index in order:  # any order: the kept rows are checked against the view's actions
         assert_same_observation(encoder.encode(views[index]), reference_encoding(views[index]))
-
-
-@pytest.mark.parametrize("num_seats", [2, 5])
-def test_batch_matches_gymnasium_concatenation(num_seats: int) -> None:
-    views = seat_views(num_seats, seed=10 + num_seats, hands=60)
-    rules = views[0].rules
-    space = observation_space(rules)
-    encoders = [ObservationEncoder(rules) for _ in range(4)]
-    for start in range(0, len(views) - 4, 3):
-        batch_views = views[start : start + 4]
-        expected = concatenate(
-            space,
-            [reference_encoding(v) for v in batch_views],
-            create_empty_array(space, 4),
-        )
-        got = encode_batch(encoders, batch_views)
-        assert got.keys() == expected.keys()
-        for key in expected:
-            assert got[key].dtype == expected[key].dtype, key
-            np.testing.assert_array_equal(got[key], expected[key], err_msg=key)
-        assert batch_space(space, 4).contains(got)
 
 
 def test_a_history_longer_than_its_rows_is_refused() -> None:

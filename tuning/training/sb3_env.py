@@ -86,14 +86,21 @@ class HoldemVecEnv(VecEnv):
         """``(num_envs, 3)`` legal actions now."""
         return self.tables.action_masks()
 
-    # SB3's attribute plumbing: only what MaskablePPO and the algorithms use is supported.
+    # SB3's attribute plumbing. The tables are one batched env, not one env object each:
+    # an attribute is the vector env's, the same for every table (``render_mode``, ``rules``,
+    # ``action_masks`` for MaskablePPO's check), and the only per-table method is
+    # ``action_masks``, MaskablePPO's.
 
     def get_attr(self, attr_name: str, indices: VecEnvIndices = None) -> list[Any]:
-        return [getattr(self.tables.envs[i], attr_name) for i in self._indices(indices)]
+        value = getattr(self.tables, attr_name)
+        return [value for _ in self._indices(indices)]
 
     def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
-        for i in self._indices(indices):
-            setattr(self.tables.envs[i], attr_name, value)
+        if list(self._indices(indices)) != list(range(self.num_envs)):
+            raise ValueError(
+                f"cannot set {attr_name!r} at some tables only: they share one batched env"
+            )
+        setattr(self.tables, attr_name, value)
 
     def env_method(
         self,
@@ -102,12 +109,13 @@ class HoldemVecEnv(VecEnv):
         indices: VecEnvIndices = None,
         **method_kwargs: Any,
     ) -> list[Any]:
-        if method_name == _MASKS and not method_args and not method_kwargs and indices is None:
-            return list(self.action_masks())
-        return [
-            getattr(self.tables.envs[i], method_name)(*method_args, **method_kwargs)
-            for i in self._indices(indices)
-        ]
+        if method_name != _MASKS or method_args or method_kwargs:
+            raise AttributeError(
+                f"env_method({method_name!r}) is not supported: the tables are one batched "
+                f"env, whose only per-table method is {_MASKS}()"
+            )
+        masks = self.action_masks()
+        return [masks[i] for i in self._indices(indices)]
 
     def env_is_wrapped(
         self, wrapper_class: type[Any], indices: VecEnvIndices = None
