@@ -13,7 +13,7 @@ tables of the same play to fresh ``BPPAgent`` / ``BPPCurvesAgent`` objects (``de
 ``observe``), so both sides decide the same decisions.
 
 The agents' compiled loops (numba) are built on their first call and cached on disk. The start
-figure is the CPU time of a first short play (two tables, one hand: every kernel's first
+figure is the CPU time of a first short play (eight tables, two hands: every kernel's first
 call) in a fresh process, first with an empty cache (compiling), then with the cache it
 filled (loading); both use a temporary ``NUMBA_CACHE_DIR``, so the repository's caches are
 left alone.
@@ -186,7 +186,7 @@ def start_seconds(cache_dir: str) -> float:
     here = str(Path(__file__).resolve().parent)
     code = (
         f"import sys, time; sys.path.insert(0, {here!r}); import bench_bpp_batched as b; "
-        "start = time.process_time(); b.record(2, 1, 1, 0); "
+        "start = time.process_time(); b.record(8, 2, 1, 0); "
         "print(time.process_time() - start)"
     )
     env = {**os.environ, "NUMBA_CACHE_DIR": cache_dir}
