@@ -17,12 +17,8 @@ import numpy as np
 import numpy.typing as npt
 
 from agents.bpp.batched_belief import BatchedBelief
-from agents.bpp.batched_decision import (
-    bluff,
-    deterministic_probabilities,
-    expected_winnings,
-    mixed_probabilities,
-)
+from agents.bpp.batched_decision import bpp_probabilities
+from agents.bpp.batched_jit import kernel, readonly
 from agents.bpp.batched_model import BatchedOpponentModel
 from agents.bpp.batched_params import BPPParamArrays, check_num_tables
 from agents.bpp.decision import Strategy
@@ -30,15 +26,13 @@ from agents.bpp.network import Network, shipped_network
 from agents.bpp.opponent import generic_prior
 from agents.bpp.params import BPPParams
 from envs.batched.views import DecisionBatch, HandEndBatch
-from envs.rules import Action, Rules, Street
+from envs.rules import Rules
 
 __all__ = ["BatchedBPP", "BatchedBPPDecision", "BatchedBayesianPlayer"]
 
 Array = npt.NDArray[np.float64]
 Index = npt.NDArray[np.intp]
-
-# Enum members as plain ints: an enum attribute lookup costs more than a small array op.
-_FOLD, _RAISE, _RIVER = int(Action.FOLD), int(Action.RAISE), int(Street.RIVER)
+Seats = npt.NDArray[np.int8]
 
 
 class BatchedBayesianPlayer:
@@ -96,7 +90,7 @@ class BatchedBayesianPlayer:
     def observe_ends(self, batch: HandEndBatch) -> None:
         """Hands ended at the batch's tables: learn from the showdowns, drop the hands."""
         self._check(batch.rules, batch.tables, batch.seat)
-        self.model.observe(batch, self.num_seats)
+        self.model.observe(batch)
         self.belief.end_hands(batch.tables)
 
     def win_probability(self, batch: DecisionBatch) -> Array:
@@ -122,21 +116,40 @@ class BatchedBayesianPlayer:
                 f"{self.name}: a batch of {rules.num_seats}-seat tables, but this object plays "
                 f"{self.num_seats}-seat tables"
             )
-        if len(tables) == 0:
-            return
-        if tables.min() < 0 or tables.max() >= self.num_tables:
+        problem, row = _table_problem(
+            readonly(tables, np.intp), readonly(seat, np.int8), self.seats, self._row_of
+        )
+        if problem == _OUTSIDE:
             raise ValueError(f"{self.name}: tables must lie in 0..{self.num_tables - 1}")
-        rows = np.arange(len(tables))
-        self._row_of[tables] = rows
-        if (self._row_of[tables] != rows).any():
+        if problem == _TWICE:
             raise ValueError(f"{self.name}: a table appears twice in one batch")
-        wrong = (self.seats[tables] != seat).nonzero()[0]
-        if len(wrong):
-            table = int(tables[wrong[0]])
+        if problem == _WRONG_SEAT:
+            table = int(tables[row])
             raise ValueError(
-                f"{self.name}: at table {table} the batch's seat is {int(seat[wrong[0]])} but "
+                f"{self.name}: at table {table} the batch's seat is {int(seat[row])} but "
                 f"this agent sits in seat {int(self.seats[table])} (start_tables first)"
             )
+
+
+_OUTSIDE, _TWICE, _WRONG_SEAT = 1, 2, 3
+
+
+@kernel
+def _table_problem(tables: Index, seat: Seats, seats: Seats, row_of: Index) -> tuple[int, int]:
+    """What is wrong with a batch's tables, and at which row: ``(0, -1)`` when nothing,
+    ``_OUTSIDE`` a table outside ``0..N-1``, ``_TWICE`` a table twice, ``_WRONG_SEAT`` a seat
+    other than the agent's at that table (``seats`` per table; ``row_of`` is scratch)."""
+    for i in range(len(tables)):
+        if tables[i] < 0 or tables[i] >= len(seats):
+            return _OUTSIDE, i
+        row_of[tables[i]] = i
+    for i in range(len(tables)):
+        if row_of[tables[i]] != i:
+            return _TWICE, i
+    for i in range(len(tables)):
+        if seats[tables[i]] != seat[i]:
+            return _WRONG_SEAT, i
+    return 0, -1
 
 
 class BatchedBPPDecision(NamedTuple):
@@ -194,41 +207,28 @@ class BatchedBPP(BatchedBayesianPlayer):
     def decide(self, batch: DecisionBatch) -> BatchedBPPDecision:
         """P(win), the expected winnings and the probabilities played at each row."""
         p = self.win_probability(batch)
-        street = batch.street.astype(np.intp)
-        flat = batch.tables * 4 + street
-        sizes = np.asarray(batch.rules.bet_sizes, dtype=np.float64)
-        remaining = np.cumsum(sizes[::-1])[::-1] - sizes  # bets of the rounds after each
-        others = ~batch.folded
-        others[np.arange(len(street)), batch.seat] = False
-        owed = ((batch.bets.max(axis=1)[:, np.newaxis] - batch.bets) * others).sum(axis=1)
-        bet = sizes[street]
+        ew_bet, ew_pass = np.empty(len(p)), np.empty(len(p))
+        probabilities = np.empty((len(p), 3))
         params = self.params
-        ew_bet, ew_pass = expected_winnings(
+        bpp_probabilities(
             p,
-            pot=batch.pot.astype(np.float64),
-            to_call=batch.to_call.astype(np.float64),
-            bet=bet,
-            remaining=remaining[street],
-            alpha=params.alpha.reshape(-1)[flat],
-            alpha_prime=params.alpha_prime.reshape(-1)[flat],
-            opponents=others.sum(axis=1).astype(np.float64),
-            owed=owed.astype(np.float64),
+            readonly(batch.tables, np.intp),
+            readonly(batch.seat, np.int8),
+            readonly(batch.street, np.int8),
+            readonly(batch.pot, np.int64),
+            readonly(batch.to_call, np.int64),
+            readonly(batch.bets, np.int64),
+            readonly(batch.folded, np.bool_),
+            readonly(batch.legal, np.bool_),
+            self.model.bet_sizes(batch.rules),
+            params.alpha,
+            params.alpha_prime,
+            params.fp,
+            params.cp,
+            params.bluff_rate,
+            self.strategy is Strategy.DETERMINISTIC,
+            ew_bet,
+            ew_pass,
+            probabilities,
         )
-        can_fold, can_raise = batch.legal[:, _FOLD], batch.legal[:, _RAISE]
-        if self.strategy is Strategy.DETERMINISTIC:
-            probabilities = deterministic_probabilities(
-                ew_bet, ew_pass, can_fold=can_fold, can_raise=can_raise
-            )
-        else:
-            probabilities = mixed_probabilities(
-                ew_bet,
-                ew_pass,
-                bet=bet,
-                fp=params.fp.reshape(-1)[flat],
-                cp=params.cp.reshape(-1)[flat],
-                can_fold=can_fold,
-                can_raise=can_raise,
-            )
-        river = (street == _RIVER) & can_raise
-        bluff(probabilities, params.bluff_rate[batch.tables], river)
         return BatchedBPPDecision(p, ew_bet, ew_pass, probabilities)

@@ -15,43 +15,16 @@ import numpy as np
 import numpy.typing as npt
 
 from agents.bpp.batched_agent import BatchedBayesianPlayer
-from agents.bpp.batched_decision import bluff
+from agents.bpp.batched_decision import curve_probabilities
+from agents.bpp.batched_jit import readonly
 from agents.bpp.batched_params import CurvesParamArrays, check_num_tables
 from agents.bpp.curves import CurvesParams
 from agents.bpp.network import Network
 from envs.batched.views import DecisionBatch
-from envs.rules import Action, Street
 
-__all__ = ["BatchedBPPCurves", "BatchedCurvesDecision", "curve_probabilities"]
+__all__ = ["BatchedBPPCurves", "BatchedCurvesDecision"]
 
 Array = npt.NDArray[np.float64]
-Mask = npt.NDArray[np.bool_]
-
-_FOLD, _RAISE, _RIVER = int(Action.FOLD), int(Action.RAISE), int(Street.RIVER)
-
-
-def curve_probabilities(
-    x: Array,
-    *,
-    fold_shift: Array,
-    call_shift: Array,
-    bet_shift: Array,
-    steepness: Array,
-    can_fold: Mask,
-    can_raise: Mask,
-) -> Array:
-    """``agents.bpp.curves.curve_probabilities`` of each row, ``(k, 3)``."""
-    k = steepness
-    exps = np.stack([-k * (x - fold_shift), -k * np.abs(x - call_shift), k * (x - bet_shift)])
-    weights = np.exp(exps - exps.max(axis=0))
-    fold, call, bet = weights
-    call = np.where(can_fold, call, call + fold)
-    fold = np.where(can_fold, fold, 0.0)
-    call = np.where(can_raise, call, call + bet)
-    bet = np.where(can_raise, bet, 0.0)
-    total = (fold + call) + bet
-    probabilities: Array = np.stack([fold / total, call / total, bet / total], axis=1)
-    return probabilities
 
 
 class BatchedCurvesDecision(NamedTuple):
@@ -102,23 +75,22 @@ class BatchedBPPCurves(BatchedBayesianPlayer):
     def decide(self, batch: DecisionBatch) -> BatchedCurvesDecision:
         """P(win), the pot odds and the probabilities played at each row."""
         p = self.win_probability(batch)
-        street = batch.street.astype(np.intp)
-        flat = batch.tables * 4 + street
-        to_call = batch.to_call
-        owing = to_call != 0
-        theta = np.zeros(len(p))
-        theta[owing] = to_call[owing] / (batch.pot[owing] + to_call[owing])
+        theta = np.empty(len(p))
+        probabilities = np.empty((len(p), 3))
         params = self.params
-        can_raise = batch.legal[:, _RAISE]
-        probabilities = curve_probabilities(
-            p - theta,
-            fold_shift=params.fold_shift.reshape(-1)[flat],
-            call_shift=params.call_shift.reshape(-1)[flat],
-            bet_shift=params.bet_shift.reshape(-1)[flat],
-            steepness=params.steepness[batch.tables],
-            can_fold=batch.legal[:, _FOLD],
-            can_raise=can_raise,
+        curve_probabilities(
+            p,
+            readonly(batch.tables, np.intp),
+            readonly(batch.street, np.int8),
+            readonly(batch.pot, np.int64),
+            readonly(batch.to_call, np.int64),
+            readonly(batch.legal, np.bool_),
+            params.fold_shift,
+            params.call_shift,
+            params.bet_shift,
+            params.steepness,
+            params.bluff_rate,
+            theta,
+            probabilities,
         )
-        river = (street == _RIVER) & can_raise
-        bluff(probabilities, params.bluff_rate[batch.tables], river)
         return BatchedCurvesDecision(p, theta, probabilities)

@@ -1,99 +1,165 @@
-"""Carlton's decision network and strategies, and the river bluff, over arrays of decisions.
+"""Both BPPs' strategies over a batch of decisions, in compiled loops: Carlton's decision
+network (``bpp``, ``bpp-det``), the original BPP's betting curves (``bpp-curves``) and the
+river bluff.
 
-The formulas of ``agents.bpp.decision`` and ``agents.bpp.agent.bluffed`` (see them for the
-sources), one row per decision, evaluated in the same order of operations so that each row
-equals the scalar result to the last bit given the same P(win) (up to the last bit of ``exp``).
-Probabilities are ``(k, 3)`` in ``Action`` order: fold, pass (check/call), bet (bet/raise).
+The formulas of ``agents.bpp.decision``, ``agents.bpp.curves`` and ``agents.bpp.agent.bluffed``
+(see them for the sources), one row per decision, evaluated in the same order of operations so
+that each row equals the scalar result to the last bit given the same P(win) (up to the last
+bit of ``exp``). Probabilities are ``(k, 3)`` in ``Action`` order: fold, pass (check/call), bet
+(bet/raise).
 """
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import numpy.typing as npt
 
-__all__ = [
-    "bluff",
-    "deterministic_probabilities",
-    "expected_winnings",
-    "logistic_down",
-    "mixed_probabilities",
-]
+from agents.bpp.batched_jit import kernel
+from envs.rules import Action, Street
+
+__all__ = ["bluff_into", "bpp_probabilities", "curve_probabilities", "logistic_down"]
 
 Array = npt.NDArray[np.float64]
-Mask = npt.NDArray[np.bool_]
+Ints = npt.NDArray[np.integer]
+Bools = npt.NDArray[np.bool_]
+
+_FOLD, _RAISE, _RIVER = int(Action.FOLD), int(Action.RAISE), int(Street.RIVER)
 
 
-def expected_winnings(
+@kernel
+def logistic_down(z: float) -> float:
+    """``1 / (1 + exp(z))`` without overflow (``exp`` of ``-|z|`` only)."""
+    if z > 0.0:
+        e = math.exp(-z)
+        return e / (1.0 + e)
+    return 1.0 / (1.0 + math.exp(z))
+
+
+@kernel
+def bluff_into(probabilities: Array, rate: float) -> None:
+    """Mix a bet in with probability ``rate`` (one row, in place), as ``bluffed``."""
+    keep = 1.0 - rate
+    probabilities[0] *= keep
+    probabilities[1] *= keep
+    probabilities[2] = keep * probabilities[2] + rate
+
+
+@kernel
+def bpp_probabilities(
     p_win: Array,
-    *,
-    pot: Array,
-    to_call: Array,
-    bet: Array,
-    remaining: Array,
+    tables: Ints,
+    seat: Ints,
+    street: Ints,
+    pot: Ints,
+    to_call: Ints,
+    bets: Ints,
+    folded: Bools,
+    legal: Bools,
+    bet_sizes: Ints,
     alpha: Array,
     alpha_prime: Array,
-    opponents: Array,
-    owed: Array,
-) -> tuple[Array, Array]:
-    """``(EW(bet), EW(pass))`` of each row, as ``agents.bpp.decision.expected_winnings``."""
-    b_bet = (to_call + bet) + remaining * alpha_prime
-    b_pass = to_call + remaining * alpha
-    o_bet = owed + opponents * (bet + remaining * alpha_prime)
-    o_pass = owed + opponents * remaining * alpha
-    ew_bet: Array = p_win * ((pot + b_bet) + o_bet) - b_bet
-    ew_pass: Array = p_win * ((pot + b_pass) + o_pass) - b_pass
-    return ew_bet, ew_pass
-
-
-def logistic_down(z: Array) -> Array:
-    """``1 / (1 + exp(z))`` without overflow (``exp`` of ``-|z|`` only)."""
-    e = np.exp(-np.abs(z))
-    result: Array = np.where(z > 0.0, e / (1.0 + e), 1.0 / (1.0 + e))
-    return result
-
-
-def mixed_probabilities(
-    ew_bet: Array,
-    ew_pass: Array,
-    *,
-    bet: Array,
     fp: Array,
     cp: Array,
-    can_fold: Mask,
-    can_raise: Mask,
-) -> Array:
-    """Carlton's logistic fold and call curves; illegal options pass their mass on."""
-    fold = logistic_down(fp * ew_pass / bet)
-    passing = np.where(can_raise, logistic_down(cp * (ew_bet - ew_pass) / bet), 1.0)
-    keep = 1.0 - fold
-    call = keep * passing
-    probabilities = np.empty((len(fold), 3))
-    probabilities[:, 0] = np.where(can_fold, fold, 0.0)
-    probabilities[:, 1] = np.where(can_fold, call, fold + call)
-    probabilities[:, 2] = keep * (1.0 - passing)
-    return probabilities
+    bluff_rate: Array,
+    deterministic: bool,
+    ew_bet: Array,
+    ew_pass: Array,
+    out: Array,
+) -> None:
+    """EW(bet), EW(pass) and the probabilities played at each row, into the last three arrays.
+
+    Args:
+        p_win: P(win) of each row.
+        tables, seat, street, pot, to_call, bets, folded, legal: The ``DecisionBatch``
+            fields.
+        bet_sizes: The rules' bet size per round.
+        alpha, alpha_prime, fp, cp: ``BPPParams`` per table and round, ``(N, 4)``.
+        bluff_rate: Per table, ``(N,)``.
+        deterministic: The deterministic strategy (else the mixed one).
+    """
+    num_seats = bets.shape[1]
+    for i in range(len(tables)):
+        t, me, r = tables[i], seat[i], np.int64(street[i])
+        bet = np.float64(bet_sizes[r])
+        remaining = 0
+        for later in range(r + 1, 4):
+            remaining += bet_sizes[later]
+        top = bets[i, 0]
+        for s in range(1, num_seats):
+            top = max(top, bets[i, s])
+        opponents, owed = 0, 0
+        for s in range(num_seats):
+            if s != me and not folded[i, s]:
+                opponents += 1
+                owed += top - bets[i, s]
+        # agents.bpp.decision.expected_winnings, term by term
+        b_bet = np.float64(to_call[i] + bet_sizes[r]) + remaining * alpha_prime[t, r]
+        b_pass = to_call[i] + remaining * alpha[t, r]
+        o_bet = owed + opponents * (bet + remaining * alpha_prime[t, r])
+        o_pass = owed + np.float64(opponents * remaining) * alpha[t, r]
+        ew_bet[i] = p_win[i] * ((pot[i] + b_bet) + o_bet) - b_bet
+        ew_pass[i] = p_win[i] * ((pot[i] + b_pass) + o_pass) - b_pass
+        can_fold, can_raise = legal[i, _FOLD], legal[i, _RAISE]
+        row = out[i]
+        if deterministic:  # agents.bpp.decision.action_probabilities
+            best = max(ew_pass[i], ew_bet[i] if can_raise else -np.inf)
+            best = max(best, 0.0 if can_fold else -np.inf)
+            passes = ew_pass[i] == best  # ties go to passing, then betting
+            bets_most = not passes and can_raise and ew_bet[i] == best
+            row[0] = 0.0 if passes or bets_most else 1.0
+            row[1] = 1.0 if passes else 0.0
+            row[2] = 1.0 if bets_most else 0.0
+        else:
+            fold = logistic_down(fp[t, r] * ew_pass[i] / bet)
+            passing = 1.0
+            if can_raise:
+                passing = logistic_down(cp[t, r] * (ew_bet[i] - ew_pass[i]) / bet)
+            keep = 1.0 - fold
+            row[0] = fold if can_fold else 0.0
+            row[1] = keep * passing if can_fold else fold + keep * passing
+            row[2] = keep * (1.0 - passing)
+        if r == _RIVER and can_raise and bluff_rate[t] > 0.0:
+            bluff_into(row, bluff_rate[t])
 
 
-def deterministic_probabilities(
-    ew_bet: Array, ew_pass: Array, *, can_fold: Mask, can_raise: Mask
-) -> Array:
-    """The legal action of largest EW; ties go to passing, then betting."""
-    best = np.maximum(ew_pass, np.where(can_raise, ew_bet, -np.inf))
-    best = np.maximum(best, np.where(can_fold, 0.0, -np.inf))
-    passing = ew_pass == best
-    betting = ~passing & can_raise & (ew_bet == best)
-    probabilities = np.zeros((len(best), 3))
-    probabilities[:, 0] = ~passing & ~betting
-    probabilities[:, 1] = passing
-    probabilities[:, 2] = betting
-    return probabilities
-
-
-def bluff(probabilities: Array, rate: Array, where: Mask) -> None:
-    """Mix a bet in with probability ``rate`` at the rows ``where`` (in place)."""
-    rows = (where & (rate > 0.0)).nonzero()[0]
-    if len(rows) == 0:
-        return
-    keep = 1.0 - rate[rows]
-    probabilities[rows] *= keep[:, np.newaxis]
-    probabilities[rows, 2] += rate[rows]
+@kernel
+def curve_probabilities(
+    p_win: Array,
+    tables: Ints,
+    street: Ints,
+    pot: Ints,
+    to_call: Ints,
+    legal: Bools,
+    fold_shift: Array,
+    call_shift: Array,
+    bet_shift: Array,
+    steepness: Array,
+    bluff_rate: Array,
+    theta: Array,
+    out: Array,
+) -> None:
+    """The pot odds and ``agents.bpp.curves.curve_probabilities`` (bluff included) of each
+    row, into ``theta`` and ``out`` ``(k, 3)``; shifts ``(N, 4)``, the rest per table."""
+    for i in range(len(tables)):
+        t, r = tables[i], np.int64(street[i])
+        theta[i] = to_call[i] / (pot[i] + to_call[i]) if to_call[i] != 0 else 0.0
+        x = p_win[i] - theta[i]
+        k = steepness[t]
+        # relative to the largest exponent, so that nothing overflows
+        e_fold = -k * (x - fold_shift[t, r])
+        e_call = -k * abs(x - call_shift[t, r])
+        e_bet = k * (x - bet_shift[t, r])
+        top = max(max(e_fold, e_call), e_bet)
+        fold, call, bet = math.exp(e_fold - top), math.exp(e_call - top), math.exp(e_bet - top)
+        can_fold, can_raise = legal[i, _FOLD], legal[i, _RAISE]
+        if not can_fold:
+            fold, call = 0.0, call + fold
+        if not can_raise:
+            bet, call = 0.0, call + bet
+        total = (fold + call) + bet
+        row = out[i]
+        row[0], row[1], row[2] = fold / total, call / total, bet / total
+        if r == _RIVER and can_raise and bluff_rate[t] > 0.0:
+            bluff_into(row, bluff_rate[t])

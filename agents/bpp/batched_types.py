@@ -1,78 +1,180 @@
-"""BPP's current type and board class of many rows at once, through small lookup tables.
+"""BPP's current types and board classes of many rows at once, in compiled loops.
 
 ``street_types(hole, board, width)`` equals ``agents.bpp.hand_types.hand_type`` of the hole
 cards plus the first ``width`` board cards and ``board_class`` of those board cards at every
-row (the tests check it), for rows of any mix of rounds in one pass, because the batched
-belief computes both for every table entering a round. The work per row is a few gathers:
+row (the tests check it), for rows of any mix of rounds; ``shown_types`` gives the type of the
+cards each opponent showed down in every round of a finished hand. The batched belief and
+opponent model read them (``agents.bpp.batched_kernels``).
 
-* two hole cards: one lookup of the ``52 x 52`` pre-flop types;
-* five to seven cards: the evaluator's rank (``envs.evaluator.rank_from_keys`` of summed card
-  keys, the absent board cards adding nothing) gives the made type; the draws of a busted
-  hand of five or six cards come from per-suit counts (one byte per suit, summed from per-card
-  units: a count of four or more sets bit 3 of its byte once 4 is added) and the OR of the
-  ranks' bits;
-* the board: its flush texture from the same suit bytes, and its kind from a table over the
-  ranks of three or four cards (digits base 14, 13 for an absent card, made once from
-  ``board_classes``) or, for five cards, from the evaluator.
+A row costs one pass over its cards, which keeps in integers what the categories need: the
+masks of the ranks held at least once, twice, three and four times, the count of each suit (a
+byte per suit) and the ranks of each suit. The category then follows the evaluator's order
+(straight flush, quads, full house, flush, straight, trips, two pair, pair, high card), which
+is all that the 25 final types tell apart: a pair by its rank, a busted hand by its highest
+card; draws and board kinds are as ``agents.bpp.hand_types`` defines them. A few bit tricks
+and three tables over the 8,192 rank masks replace the evaluator.
 """
 
 from __future__ import annotations
 
-from functools import cache
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from agents.bpp.hand_types import (
-    HandType,
-    _straight_draw_by_mask,
-    board_classes,
-    hand_types,
-    type_by_rank,
-)
-from envs.evaluator import CARD_KEYS, FLUSH_KEYS, KEY_INIT, rank_from_keys
+from agents.bpp.batched_jit import kernel, readonly
+from agents.bpp.hand_types import HandType
 
-__all__ = ["street_types"]
+__all__ = ["BOARD_WIDTH", "shown_types", "street_types"]
 
 Index = npt.NDArray[np.intp]
+Cards = npt.NDArray[np.integer]
 
-_CARDS = np.arange(52)
-_KEYS = CARD_KEYS.view(np.int64)  # sums of keys stay below 2**63
-_FLUSH_KEYS = FLUSH_KEYS.view(np.int64)
-_SUIT_UNIT = np.left_shift(1, 8 * (_CARDS & 3)).astype(np.int64)
-"""One in the byte of the card's suit."""
-_RANK_BIT = np.left_shift(1, _CARDS >> 2).astype(np.int64)
-_FOUR = 0x04040404  # adding 4 to each suit byte sets its bit 3 exactly when the count is >= 4
-_BIT3 = 0x08080808
-_BYTES = np.array([0, 8, 16, 24], dtype=np.int64)
-_ABSENT = 13
-_DIGITS = 14 ** np.arange(4)
-_BUSTED_ACE = int(HandType.BUSTED_ACE)
+BOARD_WIDTH = np.array([0, 3, 4, 5], dtype=np.intp)
+"""Board cards seen in each round."""
+
+# Busted type by highest rank (0..12 = 2..A), as ``agents.bpp.hand_types``.
+_BUSTED = np.array([0] * 7 + [1] * 3 + [2, 3, 4], dtype=np.int64)
+_WINDOWS = np.array([0b1000000001111] + [0b11111 << low for low in range(9)], dtype=np.int64)
+"""The ten five-rank straight windows as rank masks, the wheel (A-5) first."""
+_PAIR_2 = int(HandType.PAIR_2)
+_TWO_PAIR, _TRIPS = int(HandType.TWO_PAIR), int(HandType.THREE_OF_A_KIND)
+_STRAIGHT_TYPE, _FLUSH = int(HandType.STRAIGHT), int(HandType.FLUSH)
+_FULL_HOUSE, _QUADS = int(HandType.FULL_HOUSE), int(HandType.FOUR_OF_A_KIND)
+_STRAIGHT_FLUSH, _BUSTED_ACE = int(HandType.STRAIGHT_FLUSH), int(HandType.BUSTED_ACE)
 _FLUSH_DRAW, _STRAIGHT_DRAW = int(HandType.FLUSH_DRAW), int(HandType.STRAIGHT_DRAW)
 
 
-@cache
-def _preflop_types() -> npt.NDArray[np.intp]:
-    """``hand_type`` of every ordered pair of cards, indexed ``52 * first + second``."""
-    pairs = np.stack(np.divmod(np.arange(52 * 52), 52), axis=1).astype(np.uint8)
-    return hand_types(pairs).astype(np.intp)
+def _straights(need: int) -> npt.NDArray[np.bool_]:
+    """Whether each 13-bit rank mask holds ``need`` ranks of some five-rank window."""
+    masks = np.arange(1 << 13)
+    found: npt.NDArray[np.bool_] = np.logical_or.reduce(
+        [np.bitwise_count(masks & w) >= need for w in _WINDOWS]
+    )
+    return found
 
 
-@cache
-def _board_kinds() -> npt.NDArray[np.intp]:
-    """The board type (``board_class // 4``) of three or four cards by their ranks, indexed
-    by the four rank digits base 14 (13 for an absent fourth card)."""
-    kinds = np.zeros(14**4, dtype=np.intp)
-    for width in (3, 4):
-        ranks = np.stack(np.unravel_index(np.arange(13**width), (13,) * width), axis=1)
-        cards = (4 * ranks + np.arange(width)).astype(np.uint8)  # distinct suits and cards
-        digits = np.concatenate([ranks, np.full((len(ranks), 4 - width), _ABSENT)], axis=1)
-        kinds[digits @ _DIGITS] = board_classes(cards) // 4
-    return kinds
+_STRAIGHT = _straights(5)
+"""By rank mask: a straight."""
+_STRAIGHT_DRAWS = _straights(4)
+"""By rank mask: four ranks of a straight (``hand_types``' straight draw)."""
+_HIGHEST = np.array([max(0, m.bit_length() - 1) for m in range(1 << 13)], dtype=np.int64)
+"""By rank mask: the highest rank."""
+_WIDTH = BOARD_WIDTH.astype(np.int64)
+# Adding 3 (4) to a suit's byte sets its bit 3 exactly when the suit holds 5 (4) cards or more.
+_FIVE, _FOUR, _BIT3 = 0x03030303, 0x04040404, 0x08080808
+
+
+@kernel
+def _with(
+    card: Any, seen: tuple[int, int, int, int, int, int]
+) -> tuple[int, int, int, int, int, int]:
+    """``seen`` with one more card: the masks of ranks held at least once, twice, three and
+    four times, the count of each suit (a byte per suit) and the ranks of each suit (sixteen
+    bits per suit)."""
+    once, twice, thrice, four, suits, suited = seen
+    rank, suit = card >> 2, card & 3
+    bit = 1 << rank
+    four |= thrice & bit
+    thrice |= twice & bit
+    twice |= once & bit
+    once |= bit
+    return once, twice, thrice, four, suits + (1 << (8 * suit)), suited | (bit << (16 * suit))
+
+
+@kernel
+def _made_type(seen: tuple[int, int, int, int, int, int]) -> int:
+    """The final type of five to seven cards, in the evaluator's order of categories."""
+    once, twice, thrice, four, suits, suited = seen
+    flush = (suits + _FIVE) & _BIT3
+    if flush:
+        for suit in range(4):
+            if (flush >> (8 * suit)) & 0xFF and _STRAIGHT[(suited >> (16 * suit)) & 0x1FFF]:
+                return _STRAIGHT_FLUSH
+    if four:
+        return _QUADS
+    if thrice and (thrice & (thrice - 1) or twice & ~thrice):
+        return _FULL_HOUSE
+    if flush:
+        return _FLUSH
+    if _STRAIGHT[once]:
+        return _STRAIGHT_TYPE
+    if thrice:
+        return _TRIPS
+    if twice & (twice - 1):
+        return _TWO_PAIR
+    if twice:
+        return int(_PAIR_2 + _HIGHEST[twice])
+    return int(_BUSTED[_HIGHEST[once]])
+
+
+@kernel
+def _hand_type(hole: Cards, board: Cards, width: int) -> int:
+    """``hand_type`` of the two cards of ``hole`` plus ``board[:width]`` (width 0, 3, 4, 5)."""
+    high, low = np.int64(hole[0]) >> 2, np.int64(hole[1]) >> 2
+    if width == 0:
+        if high == low:
+            return int(_PAIR_2 + high)
+        return int(_BUSTED[max(high, low)])
+    seen = _with(np.int64(hole[1]), _with(np.int64(hole[0]), (0, 0, 0, 0, 0, 0)))
+    for j in range(width):
+        seen = _with(np.int64(board[j]), seen)
+    made = _made_type(seen)
+    if made <= _BUSTED_ACE and width < 5:  # five or six cards: perhaps a draw
+        if (seen[4] + _FOUR) & _BIT3:
+            return _FLUSH_DRAW
+        if _STRAIGHT_DRAWS[seen[0]]:
+            return _STRAIGHT_DRAW
+    return made
+
+
+@kernel
+def _board_class(board: Cards, width: int) -> int:
+    """``board_class`` of ``board[:width]`` (width 0, 3, 4, 5)."""
+    if width == 0:
+        return 0
+    seen = (0, 0, 0, 0, 0, 0)
+    for j in range(width):
+        seen = _with(np.int64(board[j]), seen)
+    once, twice, thrice, four, suits, _ = seen
+    most = 0
+    for suit in range(4):
+        most = max(most, (suits >> (8 * suit)) & 0xFF)
+    texture = min(most, 4) - 1
+    if width == 5:
+        kind = _made_type(seen)
+    elif four:
+        kind = _QUADS
+    elif thrice:
+        kind = _TRIPS
+    elif twice & (twice - 1):
+        kind = _TWO_PAIR
+    elif twice:
+        kind = _PAIR_2 + _HIGHEST[twice]
+    else:
+        kind = int(_BUSTED[_HIGHEST[once]])
+    return 4 * kind + texture
+
+
+@kernel
+def _street_types(hole: Cards, board: Cards, width: Index, types: Index, classes: Index) -> None:
+    for i in range(len(width)):
+        types[i] = _hand_type(hole[i], board[i], width[i])
+        classes[i] = _board_class(board[i], width[i])
+
+
+@kernel
+def _shown_types(shown: Cards, board: Cards, seat: Cards, rows: Index, types: Index) -> None:
+    for q in range(len(rows)):
+        i = rows[q]
+        for s in range(shown.shape[1]):
+            hidden = s == seat[i] or shown[i, s, 0] < 0
+            for r in range(4):
+                types[q, s, r] = -1 if hidden else _hand_type(shown[i, s], board[i], _WIDTH[r])
 
 
 def street_types(
-    hole: npt.NDArray[np.uint8], board: npt.NDArray[np.uint8], width: npt.NDArray[np.intp]
+    hole: npt.NDArray[np.uint8], board: npt.NDArray[np.uint8], width: npt.ArrayLike
 ) -> tuple[Index, Index]:
     """(current type, board class) of each row.
 
@@ -81,43 +183,34 @@ def street_types(
         board: ``(n, 5)`` board cards, those past ``width`` ignored.
         width: ``(n,)`` board cards dealt, each 0, 3, 4 or 5 (the class is 0 without board).
     """
-    n = len(width)
-    types = np.empty(n, dtype=np.intp)
-    classes = np.zeros(n, dtype=np.intp)
-    preflop = (width == 0).nonzero()[0]
-    if len(preflop):
-        first, second = hole[preflop, 0].astype(np.intp), hole[preflop, 1].astype(np.intp)
-        types[preflop] = _preflop_types()[52 * first + second]
-    rows = (width > 0).nonzero()[0]
-    if len(rows) == 0:
-        return types, classes
-    holes, cards, dealt = hole[rows], board[rows], width[rows]
-    absent = np.arange(5) >= dealt[:, np.newaxis]
-    board_keys = np.where(absent, 0, _KEYS[cards]).sum(axis=1)
-    board_flush = np.where(absent, 0, _FLUSH_KEYS[cards]).sum(axis=1)
-    ranks = rank_from_keys(
-        KEY_INIT + board_keys + _KEYS[holes].sum(axis=1),
-        board_flush + _FLUSH_KEYS[holes].sum(axis=1),
-    )
-    made = type_by_rank()[ranks].astype(np.intp)
-    board_suits = np.where(absent, 0, _SUIT_UNIT[cards]).sum(axis=1)
-    # Draws: a busted hand of five or six cards with four to a flush, else to a straight.
-    busted = (made <= _BUSTED_ACE) & (dealt < 5)
-    if busted.any():
-        suits = board_suits + _SUIT_UNIT[holes].sum(axis=1)
-        flush = ((suits + _FOUR) & _BIT3) != 0
-        mask = np.bitwise_or.reduce(np.where(absent, 0, _RANK_BIT[cards]), axis=1)
-        mask |= _RANK_BIT[holes[:, 0]] | _RANK_BIT[holes[:, 1]]
-        straight = _straight_draw_by_mask()[mask]
-        made[busted & straight] = _STRAIGHT_DRAW
-        made[busted & flush] = _FLUSH_DRAW
-    types[rows] = made
-    texture = np.minimum(((board_suits[:, np.newaxis] >> _BYTES) & 0xFF).max(axis=1), 4) - 1
-    digits = np.where(absent[:, :4], _ABSENT, cards[:, :4] >> 2).astype(np.intp)
-    kind = _board_kinds()[digits @ _DIGITS]
-    river = (dealt == 5).nonzero()[0]
-    if len(river):
-        board_ranks = rank_from_keys(KEY_INIT + board_keys[river], board_flush[river])
-        kind[river] = type_by_rank()[board_ranks]
-    classes[rows] = 4 * kind + texture
+    dealt = readonly(width, np.intp)
+    types = np.empty(len(dealt), dtype=np.intp)
+    classes = np.empty(len(dealt), dtype=np.intp)
+    _street_types(readonly(hole, np.uint8), readonly(board, np.uint8), dealt, types, classes)
     return types, classes
+
+
+def shown_types(
+    shown: npt.NDArray[np.int16],
+    board: npt.NDArray[np.uint8],
+    seat: npt.NDArray[np.int8],
+    rows: Index,
+) -> Index:
+    """The current type of the cards each seat showed down in each round, at the batch's
+    ``rows``: ``(len(rows), S, 4)``, -1 for the viewing seat and the seats that showed nothing.
+
+    Args:
+        shown: ``(k, S, 2)`` as ``HandEndBatch.shown``.
+        board: ``(k, 5)``, the whole board (of the hands at ``rows``, which reached a showdown).
+        seat: ``(k,)`` the viewing seat.
+        rows: The rows to classify.
+    """
+    types = np.empty((len(rows), shown.shape[1], 4), dtype=np.intp)
+    _shown_types(
+        readonly(shown, np.int16),
+        readonly(board, np.uint8),
+        readonly(seat, np.int8),
+        readonly(rows, np.intp),
+        types,
+    )
+    return types

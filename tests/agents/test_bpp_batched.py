@@ -15,17 +15,21 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numba
 import numpy as np
 import pytest
 
-from agents.bpp.agent import BPPAgent
+from agents.bpp.agent import BPPAgent, bluffed
 from agents.bpp.batched_agent import BatchedBPP
 from agents.bpp.batched_curves import BatchedBPPCurves
+from agents.bpp.batched_decision import bpp_probabilities
+from agents.bpp.batched_decision import curve_probabilities as batch_curves
 from agents.bpp.batched_model import opponent_slots
+from agents.bpp.batched_params import BPPParamArrays, CurvesParamArrays
 from agents.bpp.batched_twin import batched_twin
-from agents.bpp.batched_types import street_types
-from agents.bpp.curves import BPPCurvesAgent, CurvesParams
-from agents.bpp.decision import Strategy
+from agents.bpp.batched_types import shown_types, street_types
+from agents.bpp.curves import BPPCurvesAgent, CurvesParams, curve_probabilities
+from agents.bpp.decision import Strategy, action_probabilities, expected_winnings
 from agents.bpp.hand_types import HandType, board_class, hand_type
 from agents.bpp.params import BPPParams
 from envs.batched.views import DecisionBatch, decision_batch, hand_end_batch
@@ -410,3 +414,180 @@ def test_batched_twin_of_a_scalar_agent_plays_its_settings() -> None:
 
     assert batched_twin(Tweaked(), 2) is None
     assert Tweaked().batched(2) is None and BPPAgent().batched(2) is not None
+
+
+# ------------------------------------------------------------------ compiled kernels
+
+
+def test_shown_types_equal_the_scalar_hand_type_in_every_round() -> None:
+    """The types the opponent model counts under: each opponent's shown cards, every round."""
+    rng = np.random.default_rng(2)
+    rows, seats = 300, 3
+    cards = np.array([rng.permutation(52)[: 2 * seats + 5] for _ in range(rows)], dtype=np.uint8)
+    shown = cards[:, : 2 * seats].reshape(rows, seats, 2).astype(np.int16)
+    shown[rng.random((rows, seats)) < 0.3] = -1  # seats that showed nothing
+    board = cards[:, 2 * seats :]
+    seat = rng.integers(0, seats, rows).astype(np.int8)
+    picked = np.sort(rng.choice(rows, 200, replace=False)).astype(np.intp)
+    types = shown_types(shown, board, seat, picked)
+    assert types.shape == (200, seats, 4)
+    for q, i in enumerate(picked):
+        for s in range(seats):
+            for r, width in enumerate((0, 3, 4, 5)):
+                hidden = s == seat[i] or shown[i, s, 0] < 0
+                cards_seen = (*shown[i, s].tolist(), *board[i, :width].tolist())
+                expected = -1 if hidden else hand_type(cards_seen)
+                assert types[q, s, r] == expected, (i, s, r)
+
+
+def _decision_rows(rng: np.random.Generator, rows: int, seats: int) -> dict[str, np.ndarray]:
+    """Random decision rows: the acting seat never folded, calling always legal, some rows
+    with nothing to call (no fold) and some at the raise cap (no raise)."""
+    seat = rng.integers(0, seats, rows).astype(np.int8)
+    folded = rng.random((rows, seats)) < 0.3
+    folded[np.arange(rows), seat] = False
+    bets = rng.integers(0, 12, (rows, seats)).astype(np.int64)
+    to_call = (bets.max(axis=1) - bets[np.arange(rows), seat]).astype(np.int64)
+    legal = np.ones((rows, 3), dtype=bool)
+    legal[:, Action.FOLD] = to_call > 0
+    legal[:, Action.RAISE] = rng.random(rows) < 0.8
+    return {
+        "p_win": np.concatenate([[0.0, 1.0], rng.random(rows - 2)]),
+        "tables": rng.permutation(rows).astype(np.intp),
+        "seat": seat,
+        "street": rng.integers(0, 4, rows).astype(np.int8),
+        "pot": (bets.sum(axis=1) + rng.integers(0, 40, rows)).astype(np.int64),
+        "to_call": to_call,
+        "bets": bets,
+        "folded": folded,
+        "legal": legal,
+    }
+
+
+@pytest.mark.parametrize("strategy", list(Strategy))
+def test_decision_network_kernel_equals_the_scalar_formulas(strategy: Strategy) -> None:
+    rng = np.random.default_rng(3)
+    rows, seats, rules = 400, 4, Rules(num_seats=4)
+    batch = _decision_rows(rng, rows, seats)
+    params = [bpp_params(np.random.default_rng([3, i])) for i in range(rows)]
+    arrays = BPPParamArrays.of(params, rows)
+    ew_bet, ew_pass, out = np.empty(rows), np.empty(rows), np.empty((rows, 3))
+    bpp_probabilities(
+        *batch.values(),
+        np.asarray(rules.bet_sizes, dtype=np.int64),
+        arrays.alpha,
+        arrays.alpha_prime,
+        arrays.fp,
+        arrays.cp,
+        arrays.bluff_rate,
+        strategy is Strategy.DETERMINISTIC,
+        ew_bet,
+        ew_pass,
+        out,
+    )
+    sizes = rules.bet_sizes
+    for i in range(rows):
+        table, me, r = int(batch["tables"][i]), int(batch["seat"][i]), int(batch["street"][i])
+        p, bets, folded = params[table], batch["bets"][i].tolist(), batch["folded"][i]
+        others = [s for s in range(seats) if s != me and not folded[s]]
+        expected = expected_winnings(
+            float(batch["p_win"][i]),
+            pot=int(batch["pot"][i]),
+            to_call=int(batch["to_call"][i]),
+            bet=sizes[r],
+            remaining=sum(sizes[r + 1 :]),
+            alpha=p.alpha[r],
+            alpha_prime=p.alpha_prime[r],
+            opponents=len(others),
+            owed=sum(max(bets) - bets[s] for s in others),
+        )
+        assert (ew_bet[i], ew_pass[i]) == expected
+        can_fold, can_raise = bool(batch["legal"][i, 0]), bool(batch["legal"][i, 2])
+        probabilities = action_probabilities(
+            strategy,
+            *expected,
+            bet=sizes[r],
+            fp=p.fp[r],
+            cp=p.cp[r],
+            can_fold=can_fold,
+            can_raise=can_raise,
+        )
+        if r == Street.RIVER and can_raise and p.bluff_rate > 0:
+            probabilities = bluffed(probabilities, p.bluff_rate)
+        np.testing.assert_allclose(out[i], probabilities, rtol=0, atol=1e-15)
+
+
+def test_betting_curve_kernel_equals_the_scalar_curves() -> None:
+    rng = np.random.default_rng(4)
+    rows = 400
+    batch = _decision_rows(rng, rows, 2)
+    params = [curves_params(np.random.default_rng([4, i])) for i in range(rows)]
+    arrays = CurvesParamArrays.of(params, rows)
+    theta, out = np.empty(rows), np.empty((rows, 3))
+    batch_curves(
+        batch["p_win"],
+        batch["tables"],
+        batch["street"],
+        batch["pot"],
+        batch["to_call"],
+        batch["legal"],
+        arrays.fold_shift,
+        arrays.call_shift,
+        arrays.bet_shift,
+        arrays.steepness,
+        arrays.bluff_rate,
+        theta,
+        out,
+    )
+    for i in range(rows):
+        p, r = params[int(batch["tables"][i])], int(batch["street"][i])
+        to_call, pot = int(batch["to_call"][i]), int(batch["pot"][i])
+        expected_theta = to_call / (pot + to_call) if to_call else 0.0
+        assert theta[i] == expected_theta
+        can_fold, can_raise = bool(batch["legal"][i, 0]), bool(batch["legal"][i, 2])
+        probabilities = curve_probabilities(
+            float(batch["p_win"][i]) - expected_theta,
+            fold_shift=p.fold_shift[r],
+            call_shift=p.call_shift[r],
+            bet_shift=p.bet_shift[r],
+            steepness=p.steepness,
+            can_fold=can_fold,
+            can_raise=can_raise,
+        )
+        if r == Street.RIVER and can_raise and p.bluff_rate > 0:
+            probabilities = bluffed(probabilities, p.bluff_rate)
+        np.testing.assert_allclose(out[i], probabilities, rtol=0, atol=1e-15)
+
+
+def test_kernels_call_only_kernels_of_their_own_module() -> None:
+    """numba's disk cache of a kernel is invalidated by its own module's source alone: a
+    kernel calling a kernel of another module would keep running the old code of that one
+    after an edit. So no kernel may call another module's kernel."""
+    import agents.bpp.batched_agent
+    import agents.bpp.batched_decision
+    import agents.bpp.batched_kernels
+    import agents.bpp.batched_types
+
+    modules = [
+        agents.bpp.batched_agent,
+        agents.bpp.batched_decision,
+        agents.bpp.batched_kernels,
+        agents.bpp.batched_types,
+    ]
+    kernels = 0
+    for module in modules:
+        for value in vars(module).values():
+            if not isinstance(value, numba.core.registry.CPUDispatcher):
+                continue
+            if value.py_func.__module__ != module.__name__:
+                continue  # imported, checked in its own module
+            kernels += 1
+            called = [
+                name
+                for name in value.py_func.__code__.co_names
+                if isinstance(getattr(module, name, None), numba.core.registry.CPUDispatcher)
+            ]
+            for name in called:
+                callee = getattr(module, name)
+                assert callee.py_func.__module__ == module.__name__, (value, name)
+    assert kernels >= 10
