@@ -53,12 +53,19 @@ def deal_decks(
     if seeds.ndim:
         seeds = seeds.reshape(-1, 1)
     u = decision_uniforms(seeds, index[:, np.newaxis], 0, np.arange(cards), DECK_STREAM)
-    taken = np.empty((len(index), cards), dtype=np.int64)
+    taken = np.empty((cards, len(index)), dtype=np.int64)  # card-major: columns are rows here
     for t in range(cards):
-        card = np.minimum((u[:, t] * (52 - t)).astype(np.int64), 51 - t)
-        if t:
-            # The card-th free card: step past every card drawn before, in increasing order.
-            for before in np.sort(taken[:, :t], axis=1).T:
-                card += card >= before
-        taken[:, t] = card
-    return taken.astype(np.uint8)
+        pick = np.minimum((u[:, t] * (52 - t)).astype(np.int64), 51 - t)
+        # The pick-th free card: the smallest c with c = pick + (cards drawn at or below c),
+        # reached from below by iterating; at most t steps, usually one or two.
+        card = pick
+        for _ in range(t):
+            below = np.zeros_like(pick)
+            for before in taken[:t]:
+                below += before <= card
+            moved = pick + below
+            if np.array_equal(moved, card):
+                break
+            card = moved
+        taken[t] = card
+    return np.ascontiguousarray(taken.T).astype(np.uint8)

@@ -293,18 +293,33 @@ def decisions_at(batch: HandBatch, rows: Intp) -> DecisionBatch:
     return DecisionBatch(field, rules=batch.rules, tables=rows, seat=seat)
 
 
-def hand_ends_at(batch: HandBatch, rows: Intp, seats: npt.NDArray[np.integer]) -> HandEndBatch:
+def hand_ends_at(
+    batch: HandBatch,
+    rows: Intp,
+    seats: npt.NDArray[np.integer],
+    shared: dict[str, Any] | None = None,
+) -> HandEndBatch:
     """What seat ``seats[i]`` saw of the finished hand at table ``rows[i]``, each field
-    computed when first read."""
+    computed when first read. Batches of the same rows for other seats may pass one
+    ``shared`` dict: the fields every seat sees alike (the board, the log, the payoffs, the
+    cards shown) are then computed once for all of them."""
     n = batch.num_seats
+    common: dict[str, Any] = {} if shared is None else shared
 
-    def field(name: str) -> Any:
+    def public(name: str) -> Any:
         if name == "payoffs":
             return batch.payoffs[rows].astype(np.int64)
         if name == "shown":
             cards = batch.deck[rows, : 2 * n].reshape(len(rows), n, 2).astype(np.int16)
             return np.where(batch.showed[rows][:, :, np.newaxis], cards, np.int16(-1))
         return _table_field(batch, rows, seats, name)
+
+    def field(name: str) -> Any:
+        if name == "hole":
+            return _holes(batch, rows, seats)
+        if name not in common:
+            common[name] = public(name)
+        return common[name]
 
     return HandEndBatch(field, rules=batch.rules, tables=rows, seat=seats.astype(np.int8))
 

@@ -125,12 +125,12 @@ class Accounts:
             self.pending_hands += k
             if self.pending_hands >= AIVAT_CHUNK:
                 self._correct()
-        np.add.at(self.arrived, offset, 1)
+        self.arrived += np.bincount(offset, minlength=len(self.arrived))
         flags = seat_flags(hands, n)
+        who = agents.reshape(-1)
         for name in FLAGS:
-            counts = np.zeros((k, n), dtype=np.int64)
-            counts[np.arange(k)[:, np.newaxis], agents] = getattr(flags, name)
-            self.counts[name] += counts.sum(axis=0)
+            counts = np.bincount(who, weights=getattr(flags, name).reshape(-1), minlength=n)
+            self.counts[name] += counts.astype(np.int64)
         self.hands += k
 
     def _correct(self) -> None:

@@ -118,8 +118,9 @@ class Driver:
         """Tell the agents the hands at ``rows`` ended, and return those hands."""
         batch = self.batch
         rotations = self.rotation[rows]
+        shared: dict[str, object] = {}
         for j, agent in enumerate(self.agents):
-            agent.observe_ends(hand_ends_at(batch, rows, (j + rotations) % self.n))
+            agent.observe_ends(hand_ends_at(batch, rows, (j + rotations) % self.n, shared))
         lengths = batch.log_len[rows].astype(np.int64)
         width = max(1, int(lengths.max()))
         log = [
