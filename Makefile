@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet '$(TORCH)'
-	$(BIN)/python -m pip install --quiet -e '.[dev,rl,postgres,pettingzoo]' '$(TORCH)'
+	$(BIN)/python -m pip install --quiet -e '.[dev,rl,postgres,pettingzoo,dashboard]' '$(TORCH)'
 	touch $(STAMP)
 
 lint: $(STAMP)

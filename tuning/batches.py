@@ -7,9 +7,11 @@ out to local worker processes), block round by block round, and tells the trials
 order. Only this process asks and tells, in a fixed order, and the evaluations do not depend
 on the number of worker processes, so a study is reproducible bit for bit for its seed.
 
-* Racing (``tuning.racing``): after each round but the last, a candidate clearly worse than
-  the reference on the blocks played so far is dropped; each block's value is reported to
-  Optuna (``trial.report(value, step=block)``) as it comes.
+* Racing (``tuning.racing``): the blocks are played in rounds growing geometrically
+  (``round_blocks``); after each round but the last, a candidate clearly worse than the
+  reference on the blocks played so far is dropped, and once the survivors are few their
+  remaining blocks are played in one round. Each block's value is reported to Optuna
+  (``trial.report(value, step=block)``) as it comes.
 * The defaults are evaluated once, in the first batch, on every tuning block, and stored
   (``defaults_blocks``): every trial's value and paired difference use them
   (``tuning.objective``).
@@ -43,7 +45,7 @@ from tuning.optuna_compat import (
     storage_of,
 )
 from tuning.pool import EvaluationPool, OnHands
-from tuning.racing import PrunerName, Racing
+from tuning.racing import Racing
 from tuning.samplers import make_sampler
 from tuning.storage import COUNTED, budget_lock, fail_and_requeue, requeue_orphans, worker_tag
 from tuning.study import StudySettings
@@ -52,6 +54,10 @@ __all__ = ["BatchProgress", "hands_spent", "round_blocks", "run_study"]
 
 POLL_SECONDS = 1.0
 DEFAULTS_ATTR = "defaults_blocks"
+MERGE_STREAMS = 2048
+"""When the survivors' remaining blocks make at most this many streams, they are played in
+one round: a step of the batched engine costs about the same for a few hundred tables as for
+a few thousand, so narrow rounds would waste it."""
 
 
 @dataclass
@@ -67,9 +73,20 @@ class BatchProgress:
 
 
 def round_blocks(blocks: int, rounds: int) -> list[list[int]]:
-    """Blocks ``0 .. blocks - 1`` in ``rounds`` nearly equal consecutive rounds."""
-    rounds = min(rounds, blocks)
-    return [list(range(blocks * r // rounds, blocks * (r + 1) // rounds)) for r in range(rounds)]
+    """Blocks ``0 .. blocks - 1`` in ``rounds`` consecutive rounds growing geometrically
+    (weights 1, 1, 2, 4, ...: with 4 rounds an eighth, an eighth, a quarter, a half), so that
+    clearly worse candidates, most of a study's, are dropped after few blocks; every round
+    has at least one block."""
+    rounds = max(1, min(rounds, blocks))
+    weights = [1] + [2 ** max(0, r - 1) for r in range(1, rounds)]
+    total = sum(weights)
+    bounds, cumulative = [0], 0
+    for r, weight in enumerate(weights):
+        cumulative += weight
+        bounds.append(
+            max(bounds[-1] + 1, min(blocks - (rounds - r - 1), blocks * cumulative // total))
+        )
+    return [list(range(bounds[r], bounds[r + 1])) for r in range(rounds)]
 
 
 def hands_spent(study: optuna.Study) -> int:
@@ -167,7 +184,13 @@ def _run_batch(
     raw = np.full((len(points), protocol.blocks), np.nan)
     played = np.zeros(len(points), dtype=int)
     cpu0 = pool.cpu_seconds
-    for r, blocks in enumerate(rounds):
+    for r in range(len(rounds)):
+        blocks = rounds[r]
+        rest = [b for later in rounds[r:] for b in later]
+        streams = len(alive) * len(rest) * 2 * len(protocol.opponents)
+        last = r == len(rounds) - 1 or (r > 0 and streams <= MERGE_STREAMS)
+        if last:
+            blocks = rest  # few survivors: the rest at once (narrow rounds waste the engine)
         if progress.on_round is not None:
             progress.on_round(progress.batches, r, len(rounds))
         values = pool.evaluate(
@@ -184,8 +207,8 @@ def _run_batch(
             if k < len(batch):
                 for block, value in zip(blocks, values.aivat[row], strict=True):
                     batch[k].report(float(value), block)
-        if r == len(rounds) - 1 or settings.pruner is PrunerName.NONE:
-            continue
+        if last:
+            break
         done = [b for blocks_ in rounds[: r + 1] for b in blocks_]
         if incumbent is not None:
             reference = incumbent[done]

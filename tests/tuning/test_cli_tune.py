@@ -122,8 +122,8 @@ def test_ctrl_c_stops_the_workers_cleanly_and_queues_the_batch_again(tmp_path: P
     """Issue 16: Ctrl-C printed a ``leaked semaphore`` warning."""
     command = [
         sys.executable, "-m", "tuning.cli", "tune", "--study", "c", "--results", str(tmp_path),
-        "--trials", "4", "--batch-size", "4", "--opponent", "call", "--deals-per-block", "200",
-        "--blocks", "16", "--workers", "2", "--quiet",
+        "--trials", "4", "--batch-size", "4", "--opponent", "call", "--deals-per-block", "400",
+        "--blocks", "32", "--pruner", "none", "--workers", "2", "--quiet",
     ]  # fmt: skip
     process = subprocess.Popen(
         command,
@@ -138,10 +138,10 @@ def test_ctrl_c_stops_the_workers_cleanly_and_queues_the_batch_again(tmp_path: P
     while not (journal.exists() and '"worker"' in journal.read_text()):
         assert time.monotonic() < deadline and process.poll() is None, process.communicate()
         time.sleep(0.2)
-    time.sleep(3.0)  # the workers are playing
+    time.sleep(3.0)  # the workers are playing (the batch takes far longer)
     os.killpg(process.pid, signal.SIGINT)  # Ctrl-C reaches the whole process group
-    _, err = process.communicate(timeout=60)
-    assert process.returncode == 130, err
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, (out, err)
     assert err.strip() == "holdem-lab: interrupted", err
     storage = open_storage(str(journal), results_dir=tmp_path, study_name="c")
     trials = optuna.load_study(study_name="c", storage=storage).get_trials()

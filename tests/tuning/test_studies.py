@@ -115,7 +115,7 @@ def test_cli_tunes_loki_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture
         "tune", "--agent", "loki", "--study", "lk", "--trials", "3", "--deals-per-block", "3",
         "--blocks", "2", "--results", str(tmp_path), "--sampler", "random", "--top-k", "1",
         "--reevaluation-blocks", "2", "--confirmation-blocks", "2", "--quiet",
-        "--batch-size", "3", "--pruner", "none",
+        "--batch-size", "3", "--pruner", "none", "--max-confirmation-blocks", "2",
     ]  # fmt: skip
     assert main(args) == 0
     assert "results in" in capsys.readouterr().out

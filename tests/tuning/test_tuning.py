@@ -109,8 +109,11 @@ def test_storages_journal_files_and_clear_errors(tmp_path: Path) -> None:
 
 
 def test_rounds_cover_every_block_once() -> None:
-    assert round_blocks(10, 4) == [[0, 1], [2, 3, 4], [5, 6], [7, 8, 9]]
-    assert round_blocks(2, 4) == [[0], [1]]
+    assert round_blocks(10, 4) == [[0], [1], [2, 3, 4], [5, 6, 7, 8, 9]]
+    assert round_blocks(128, 4) == [
+        list(range(0, 16)), list(range(16, 32)), list(range(32, 64)), list(range(64, 128))
+    ]  # fmt: skip
+    assert round_blocks(2, 4) == [[0], [1]] and round_blocks(7, 1) == [list(range(7))]
 
 
 def test_a_study_starts_with_the_defaults_and_pairs_every_trial_with_them(

@@ -68,7 +68,7 @@ def add_study_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--deals-per-block", type=positive_int, default=250)
     parser.add_argument(
-        "--blocks", type=positive_int, default=128, help="blocks (sessions) per trial"
+        "--blocks", type=positive_int, default=256, help="blocks (sessions) per trial"
     )
     parser.add_argument("--seed", type=seed, default=0, help="root seed of the deals")
     parser.add_argument(
