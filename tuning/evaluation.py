@@ -74,13 +74,14 @@ class MatchProtocol:
     deals_per_block: int = 250
     """Duplicate deals per block (a session: the agents learn within it); a deal is two
     hands."""
-    blocks: int = 256
+    blocks: int = 384
     """Blocks per trial. Measured against bpp-curves (AIVAT, results/tuning.md), the paired
     difference to the defaults has a standard deviation of about 0.03 sb/hand per block of
-    250 deals for a candidate 5% of the ranges away, 0.055 for alpha = 0.8, and 0.07 for the
-    candidates a study keeps to the end (trials fully evaluated in the first default study).
-    256 blocks (128,000 hands) give the latter a paired standard error of about 0.0045, under
-    the 0.005 a study should resolve; racing drops most candidates after 32 blocks."""
+    250 deals for a candidate 5% of the ranges away, 0.055 for alpha = 0.8, and up to 0.09
+    for the candidates a study keeps to the end (the fully evaluated trials of the default
+    study: paired standard errors of 0.0043 to 0.0056 at 256 blocks). 384 blocks (192,000
+    hands) bring those under the 0.005 a study should resolve (at most about 0.0046); racing
+    drops most candidates after 24 blocks."""
     seed: int = 0
     """Root seed of every deal and every decision's common random number."""
     small_blind: int = 1

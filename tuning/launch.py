@@ -17,7 +17,7 @@ import optuna
 from optuna.trial import TrialState
 from tqdm import tqdm
 
-from tuning.batches import BatchProgress, run_study
+from tuning.batches import BatchProgress, hands_spent, run_study
 from tuning.pool import EvaluationPool
 from tuning.study import StudySettings, prepare_study
 
@@ -65,9 +65,11 @@ def _run(
     worker_id: int,
     progress: bool,
 ) -> None:
+    budget = settings.hands_budget  # a budget in hands: the bar counts hands, not trials
     bar = tqdm(
-        total=settings.trials,
-        unit="trial",
+        total=budget or settings.trials,
+        unit="hand" if budget else "trial",
+        unit_scale=bool(budget),
         file=sys.stderr,
         disable=not progress,
         desc=settings.study_name,
@@ -77,7 +79,8 @@ def _run(
     def show(study: optuna.Study | None = None) -> None:
         if study is not None:
             done = study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
-            bar.n = min(len(done), bar.total)
+            count = hands_spent(study) if budget else len(done)
+            bar.n = min(count, bar.total)
             state["best"] = _incumbent_text(done)
         elapsed = max(time.monotonic() - state["start"], 1e-9)
         postfix = {"at": state["where"], "hands/s": f"{state['hands'] / elapsed:,.0f}"}

@@ -71,7 +71,7 @@ class StudySettings:
     """What the study tunes (the agent, its parameters and their ranges)."""
     batch_size: int = 16
     """Trials asked together and evaluated side by side."""
-    rounds: int = 4
+    rounds: int = 5
     """Racing rounds per batch: the blocks are played in this many rounds, and clearly worse
     candidates are dropped after each (one round without a pruner)."""
     hands_budget: int | None = None

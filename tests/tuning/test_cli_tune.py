@@ -262,3 +262,28 @@ def test_pilot_candidates_lie_in_the_ranges_at_growing_distances() -> None:
     near, far = moved(spec, 0.05, 1), moved(spec, 0.5, 1)
     gap = abs(near["alpha"] - spec.defaults["alpha"])
     assert gap == pytest.approx(0.1) and abs(far["alpha"] - spec.defaults["alpha"]) > gap
+
+
+def test_transfer_plays_each_tuned_study_against_every_opponent(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for name, opponent in (("vs-call", "call"), ("vs-raise", "raise")):
+        argv = tune(tmp_path, "--study", name, "--trials", "3", "--pruner", "none")
+        argv[argv.index("--opponent") + 1] = opponent
+        assert main(argv) == 0
+    capsys.readouterr()
+    argv = [
+        "transfer", "--studies", "vs-call", "vs-raise", "--opponents", "call", "rule",
+        "--results", str(tmp_path), "--blocks", "3", "--deals-per-block", "3", "--quiet",
+    ]  # fmt: skip
+    assert main(argv) == 0
+    table = capsys.readouterr().out.splitlines()
+    assert table[0] == "| tuned in study (against) | vs call | vs rule |"
+    assert table[2].startswith("| vs-call (call) | ") and table[3].startswith("| vs-raise (raise)")
+    assert main([*argv, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert len(data["cells"]) == 4 and {c["opponent"] for c in data["cells"]} == {"call", "rule"}
+    assert (
+        main(["transfer", "--studies", "nope", "--opponents", "call", "--results", str(tmp_path)])
+        == 2
+    )

@@ -8,6 +8,7 @@
     holdem-lab plot --study demo                       # redraw a study's files
     holdem-lab compare-samplers                        # samplers at equal budgets in hands
     holdem-lab pilot --opponent call                   # the paired noise that sizes a study
+    holdem-lab transfer --studies a b --opponents call raise   # tuned for X, played vs Y
     holdem-lab train --opponents call --steps 200000 --seed 1  # masked PPO (rl extra)
     holdem-lab learning-curve bpp --opponent pair-raise        # opponent modelling on / off
     holdem-lab ir-tables / bpp-tables / loki-fit       # regenerate the agents' shipped data
@@ -35,6 +36,7 @@ from tuning.cli import (
     pilot,
     plot,
     train,
+    transfer,
     tune,
     worker,
 )
@@ -51,6 +53,7 @@ COMMANDS = (
     train,
     bpp_tables,
     compare_samplers,
+    transfer,
     learning_curve,
 )
 """The sub-command modules, each with ``add_parser(sub)`` that sets ``command=run``."""

@@ -68,7 +68,7 @@ def add_study_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--deals-per-block", type=positive_int, default=250)
     parser.add_argument(
-        "--blocks", type=positive_int, default=256, help="blocks (sessions) per trial"
+        "--blocks", type=positive_int, default=384, help="blocks (sessions) per trial"
     )
     parser.add_argument("--seed", type=seed, default=0, help="root seed of the deals")
     parser.add_argument(
@@ -91,7 +91,7 @@ def add_study_options(parser: argparse.ArgumentParser) -> None:
         "--batch-size", type=positive_int, default=16, help="trials asked and played together"
     )
     parser.add_argument(
-        "--rounds", type=positive_int, default=4, help="racing rounds of blocks per batch"
+        "--rounds", type=positive_int, default=5, help="racing rounds of blocks per batch"
     )
     parser.add_argument("--pruner", choices=PRUNERS, default="wilcoxon", help="racing test")
     parser.add_argument("--workers", type=positive_int, default=1, help="evaluation processes")
