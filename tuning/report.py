@@ -125,9 +125,9 @@ def write_outputs(study: optuna.Study, directory: Path) -> list[Path]:
     ]
     if spec.figure is not None:
         title = (
-            f"{summary.winner.label}: {summary.confirmation.predicate()}"
+            f"The tuned parameters ({summary.winner.label}) {summary.confirmation.predicate()}"
             if summary.confirmation
-            else "no fully evaluated trial: the defaults"
+            else "No trial but the defaults was fully evaluated: the defaults stay"
         )
         spec.figure(spec.defaults, winner.values, plots / spec.figure_name, title)
         written.append(plots / spec.figure_name)
