@@ -1,22 +1,30 @@
-"""How a parameter point is scored: duplicate heads-up matches on common, seeded deal blocks.
+"""How parameter points are scored: side-by-side streams of seeded deal blocks, AIVAT-corrected.
 
-A candidate point plays its agent (built by the study's spec, ``tuning.studies``) heads-up
-against each opponent of the protocol on the same blocks of deals. Block ``b`` of seed
-namespace ``ns`` uses the deals of ``envs.match.deal_deck(block_seed(seed, ns, b), d)``: every
-candidate sees the same cards (common random numbers), and each deal is played twice with the
-seats swapped (duplicate), so card luck cancels within a deal and between candidates. The
-agents' own generators are seeded from the block too, so a block's result is a pure function
-of (parameters, block).
+A block is a session: fresh agents play deals ``0 .. deals_per_block - 1`` of the block's seed
+(``block_seed(seed, namespace, b)``) in order, so BPP learns its opponent within it. Every
+block is played in both seatings (duplicate) against each opponent of the protocol, and every
+candidate plays the same blocks: the same cards and, since decisions are drawn from common
+random numbers keyed by (seed, deal, seat, decision index), the same uniforms at every
+decision. Candidates whose probabilities are close then take the same actions, and their
+paired differences are far less noisy than their values.
 
-One observation is a deal: the candidate's chips over its two seatings, in small bets per
-hand, averaged over the opponents (each opponent weighs the same). Namespaces keep the tuning
-deals, the re-evaluation deals and the confirmation deals apart, so that the reported figures
-are not fitted to the deals the sampler saw.
+A block's value for a point is the candidate's chips over both seatings, in small bets per
+hand, averaged over the opponents (each weighs the same); ``BlockValues`` holds it raw and
+AIVAT-corrected (``envs.aivat``; unbiased, with less variance: the studies use the corrected
+value). All points of a call play at once: one stream per (opponent, point, block, seating),
+played by ``envs.match.streams.play_streams`` on one batch of tables per opponent, the
+candidate role a single batched agent with per-table parameters (``StudySpec.players``).
+``Streams`` lists them in a fixed order, so a share of them (``Streams.share``) can be played
+by another process and the results merged in order: a stream's result does not depend on what
+plays beside it, so the values do not depend on how the streams are shared out.
+
+Namespaces keep the tuning deals, the re-evaluation deals and the confirmation deals apart, so
+that the reported figures are not fitted to the deals the sampler saw.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from enum import IntEnum
 from typing import Any
@@ -24,11 +32,25 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from envs.match import play_match
+from envs.match.streams import play_streams
 from envs.registry import available_agents, make_agent
 from envs.rules import Rules
 from envs.validation import whole_number
 from tuning.studies.spec import StudySpec
+
+__all__ = [
+    "BlockValues",
+    "MatchProtocol",
+    "Namespace",
+    "Streams",
+    "block_seed",
+    "evaluate_points",
+    "play_share",
+]
+
+Floats = npt.NDArray[np.float64]
+Ints = npt.NDArray[np.int64]
+Point = Mapping[str, float]
 
 
 class Namespace(IntEnum):
@@ -50,12 +72,18 @@ class MatchProtocol:
     """Registry names the candidate plays heads-up against, each weighing the same (the
     default: the curve BPP, which Carlton tuned BPP against)."""
     deals_per_block: int = 250
-    """Duplicate deals per block; a deal is two hands."""
-    blocks: int = 40
-    """Blocks per trial, reported to Optuna one by one (``trial.report``); 40 x 250 deals
-    give a trial's value a standard error of about 0.035 sb/hand against bpp-curves."""
+    """Duplicate deals per block (a session: the agents learn within it); a deal is two
+    hands."""
+    blocks: int = 384
+    """Blocks per trial. Measured against bpp-curves (AIVAT, results/tuning.md), the paired
+    difference to the defaults has a standard deviation of about 0.03 sb/hand per block of
+    250 deals for a candidate 5% of the ranges away, 0.055 for alpha = 0.8, and up to 0.09
+    for the candidates a study keeps to the end (the fully evaluated trials of the default
+    study: paired standard errors of 0.0043 to 0.0056 at 256 blocks). 384 blocks (192,000
+    hands) bring those under the 0.005 a study should resolve (at most about 0.0046); racing
+    drops most candidates after 24 blocks."""
     seed: int = 0
-    """Root seed of every deal and every agent generator."""
+    """Root seed of every deal and every decision's common random number."""
     small_blind: int = 1
     big_blind: int = 2
     small_bet: int = 2
@@ -71,6 +99,8 @@ class MatchProtocol:
                 f"unknown opponent {', '.join(map(repr, unknown))}; registered agents: "
                 f"{', '.join(known)}"
             )
+        if len(set(self.opponents)) != len(self.opponents):
+            raise ValueError(f"opponents repeat: {list(self.opponents)}")
         for name in ("deals_per_block", "blocks"):
             whole_number(name, getattr(self, name), minimum=1, what="a positive integer")
         whole_number("seed", self.seed, minimum=0)
@@ -99,7 +129,7 @@ class MatchProtocol:
         return data
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> MatchProtocol:
+    def from_dict(cls, data: Mapping[str, Any]) -> MatchProtocol:
         """Inverse of ``to_dict``."""
         return cls(**{**data, "opponents": tuple(data["opponents"])})
 
@@ -110,27 +140,125 @@ def block_seed(seed: int, namespace: Namespace, block: int) -> int:
     return int(state[0])
 
 
-def play_block(
+@dataclass(frozen=True)
+class BlockValues:
+    """Points' values on blocks, in small bets per hand (see the module docstring)."""
+
+    aivat: Floats
+    """``(points, blocks)`` AIVAT-corrected values."""
+    raw: Floats
+    """``(points, blocks)`` the chips won, uncorrected."""
+    blocks: tuple[int, ...]
+    """The block ids of the columns."""
+    hands: int
+    """Hands each point played in all."""
+
+
+@dataclass(frozen=True)
+class Streams:
+    """The streams of one evaluation, in order: opponent, point, block, seating (slowest to
+    fastest)."""
+
+    opponent: Ints
+    point: Ints
+    block: Ints
+    rotation: Ints
+
+    @classmethod
+    def of(cls, points: int, blocks: Sequence[int], opponents: int) -> Streams:
+        """Every (opponent, point, block, seating) of an evaluation."""
+        grid = np.meshgrid(
+            np.arange(opponents),
+            np.arange(points),
+            np.asarray(blocks, dtype=np.int64),
+            np.arange(2),
+            indexing="ij",
+        )
+        o, p, b, r = (axis.reshape(-1).astype(np.int64) for axis in grid)
+        return cls(o, p, b, r)
+
+    def __len__(self) -> int:
+        return len(self.point)
+
+    def share(self, k: int, shares: int) -> Streams:
+        """The ``k``-th of ``shares`` contiguous, nearly equal slices."""
+        lo, hi = len(self) * k // shares, len(self) * (k + 1) // shares
+        return Streams(
+            self.opponent[lo:hi], self.point[lo:hi], self.block[lo:hi], self.rotation[lo:hi]
+        )
+
+
+def play_share(
     spec: StudySpec,
-    values: Mapping[str, float],
     protocol: MatchProtocol,
     namespace: Namespace,
-    block: int,
-) -> npt.NDArray[np.float64]:
-    """The result per deal of one block of the agent of ``spec`` with the parameters
-    ``values``, in small bets per hand (see the module docstring)."""
-    seed = block_seed(protocol.seed, namespace, block)
-    per_opponent = []
-    for opponent in protocol.opponents:
-        result = play_match(
-            [spec.agent_for(values), make_agent(opponent)],
-            hands=2 * protocol.deals_per_block,
-            seed=seed,
-            rules=protocol.rules,
-            names=("candidate", "opponent"),
-            keep_deals=True,
+    points: Sequence[Point],
+    streams: Streams,
+    on_hands: Callable[[int], None] | None = None,
+    seed: int | None = None,
+) -> tuple[Ints, Floats]:
+    """The candidate's chips on each of ``streams``: ``(raw, AIVAT-corrected)``, in order.
+    ``seed`` replaces the protocol's root seed of the deals."""
+    raw = np.zeros(len(streams), dtype=np.int64)
+    corrected = np.zeros(len(streams))
+    root = protocol.seed if seed is None else seed
+    seeds = np.array([block_seed(root, namespace, int(b)) for b in streams.block], dtype=np.uint64)
+    for o, opponent in enumerate(protocol.opponents):
+        rows = np.flatnonzero(streams.opponent == o)
+        if not rows.size:
+            continue
+        candidates = spec.players([points[int(p)] for p in streams.point[rows]])
+        template = make_agent(opponent)
+        batched = getattr(template, "batched", None)
+        others = batched(len(rows)) if callable(batched) else None
+        if others is None:  # no batched form: one scalar agent per stream
+            others = [template, *(make_agent(opponent) for _ in range(len(rows) - 1))]
+        totals = play_streams(
+            protocol.rules,
+            [candidates, others],
+            seeds[rows],
+            protocol.deals_per_block,
+            streams.rotation[rows],
+            aivat=True,
+            on_hands=on_hands,
         )
-        assert result.deal_chips is not None  # kept on request
-        per_opponent.append(result.deal_chips[:, 0] / (2 * protocol.small_bet))
-    per_deal: npt.NDArray[np.float64] = np.mean(per_opponent, axis=0)
-    return per_deal
+        assert totals.corrected is not None  # asked for
+        raw[rows] = totals.chips[:, 0]
+        corrected[rows] = totals.corrected[:, 0]
+    return raw, corrected
+
+
+def block_values(
+    protocol: MatchProtocol,
+    points: int,
+    blocks: Sequence[int],
+    streams: Streams,
+    raw: Ints,
+    corrected: Floats,
+) -> BlockValues:
+    """Fold the streams' chips (in the order of ``Streams.of``) into each point's block values."""
+    shape = (len(protocol.opponents), points, len(blocks), 2)
+    hands = 2 * protocol.deals_per_block  # per block, opponent and point
+    scale = 1.0 / (hands * protocol.small_bet)
+    aivat = corrected.reshape(shape).sum(axis=3).mean(axis=0) * scale
+    chips = raw.reshape(shape).sum(axis=3).mean(axis=0) * scale
+    return BlockValues(
+        aivat=aivat,
+        raw=chips,
+        blocks=tuple(int(b) for b in blocks),
+        hands=protocol.hands_per_block * len(blocks),
+    )
+
+
+def evaluate_points(
+    spec: StudySpec,
+    protocol: MatchProtocol,
+    namespace: Namespace,
+    points: Sequence[Point],
+    blocks: Sequence[int],
+) -> BlockValues:
+    """Every point on the same ``blocks`` of ``namespace``, in this process (see
+    ``tuning.pool.EvaluationPool`` for several processes)."""
+    streams = Streams.of(len(points), blocks, len(protocol.opponents))
+    raw, corrected = play_share(spec, protocol, namespace, points, streams)
+    return block_values(protocol, len(points), blocks, streams, raw, corrected)

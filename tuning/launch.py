@@ -1,30 +1,33 @@
-"""Running a study's trials on one machine: in this process, or in N worker processes.
+"""Running a study's trials on this machine, with a progress bar.
 
-With several workers each is a separate process (started with ``spawn``: the simulator is
-CPU-bound Python, threads would not help, and Optuna re-seeds samplers under ``n_jobs``).
-The parent draws the progress bar by polling the storage: trials done out of the total, hands
-per second, and the best value so far (optimistic under noise; see the re-evaluation).
+``run_trials`` creates or resumes the study (``tuning.study``) and runs its batches
+(``tuning.batches``) with ``workers`` local evaluation processes (``tuning.pool``). The bar
+counts trials out of the total and shows the batch and racing round, hands per second, and
+the incumbent's paired difference to the defaults with its standard error (its observed value
+is optimistic under noise: the re-evaluation decides).
 """
 
 from __future__ import annotations
 
-import logging
-import multiprocessing
 import sys
 import time
 from typing import Any
 
 import optuna
-from optuna.trial import FrozenTrial, TrialState
+from optuna.trial import TrialState
 from tqdm import tqdm
 
-from envs.validation import whole_number
-from tuning.storage import is_shared
-from tuning.study import StudySettings, prepare_study, run_worker
+from tuning.batches import BatchProgress, hands_spent, run_study
+from tuning.pool import EvaluationPool
+from tuning.study import StudySettings, prepare_study
 
-logger = logging.getLogger(__name__)
+__all__ = ["run_trials", "trials_held"]
 
-POLL_SECONDS = 1.0
+
+def trials_held(study: optuna.Study) -> int:
+    """Trials that use up the study's total: complete, pruned, running or queued."""
+    states = (TrialState.COMPLETE, TrialState.PRUNED, TrialState.RUNNING, TrialState.WAITING)
+    return len(study.get_trials(deepcopy=False, states=states))
 
 
 def run_trials(
@@ -34,95 +37,87 @@ def run_trials(
     progress: bool = False,
     storage: optuna.storages.BaseStorage | None = None,
     worker_id: int = 0,
+    pool: EvaluationPool | None = None,
 ) -> optuna.Study:
     """Create or resume the study and run it to its total of trials; returns the study.
 
-    Worker ``k`` of this call has the id ``worker_id + k`` (its sampler seed offset).
+    Args:
+        workers: Local evaluation processes (ignored when ``pool`` is given).
+        worker_id: This process's offset of the sampler seeds (distinct for every process
+            that drives the same study).
+        pool: An open evaluation pool to use (the caller keeps it open for re-evaluation).
     """
-    whole_number("workers", workers, minimum=1, what="a positive integer")
     if storage is None:  # the one place where a storage is opened for the caller
         storage = settings.open()
-    if workers > 1 and not is_shared(storage):
-        raise ValueError("several workers need a shared storage (the default journal file)")
     study = prepare_study(settings, storage)
+    if pool is None:
+        with EvaluationPool(settings.spec, settings.protocol, workers) as own:
+            _run(settings, study, own, worker_id, progress)
+    else:
+        _run(settings, study, pool, worker_id, progress)
+    return study
+
+
+def _run(
+    settings: StudySettings,
+    study: optuna.Study,
+    pool: EvaluationPool,
+    worker_id: int,
+    progress: bool,
+) -> None:
+    budget = settings.hands_budget  # a budget in hands: the bar counts hands, not trials
     bar = tqdm(
-        total=settings.trials,
-        unit="trial",
+        total=budget or settings.trials,
+        unit="hand" if budget else "trial",
+        unit_scale=bool(budget),
         file=sys.stderr,
         disable=not progress,
         desc=settings.study_name,
     )
-    start, hands0 = time.monotonic(), _hands_done(study)
+    state: dict[str, Any] = {"hands": 0, "start": time.monotonic(), "where": ""}
+
+    def show(study: optuna.Study | None = None) -> None:
+        if study is not None:
+            done = study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
+            count = hands_spent(study) if budget else len(done)
+            bar.n = min(count, bar.total)
+            state["best"] = _incumbent_text(done)
+        elapsed = max(time.monotonic() - state["start"], 1e-9)
+        postfix = {"at": state["where"], "hands/s": f"{state['hands'] / elapsed:,.0f}"}
+        if state.get("best"):
+            postfix["incumbent"] = state["best"]
+        bar.set_postfix(postfix, refresh=False)
+        bar.refresh()
+
+    def on_hands(hands: int) -> None:
+        state["hands"] += hands
+        now = time.monotonic()
+        if now - state.get("shown", 0.0) > 0.5:
+            state["shown"] = now
+            show()
+
+    def on_round(batch: int, r: int, rounds: int) -> None:
+        state["where"] = f"batch {batch + 1} round {r + 1}/{rounds}"
+        show()
+
     with bar:
-        _show(bar, study, start, hands0)
-        if workers == 1:
-
-            def tick(done: optuna.Study, trial: FrozenTrial) -> None:
-                _show(bar, done, start, hands0)
-
-            run_worker(settings, worker_id, storage, callbacks=[tick])
-        else:
-            _run_processes(settings, workers, worker_id, study, bar, start, hands0)
-        _show(bar, study, start, hands0)
-    return study
-
-
-def _run_processes(
-    settings: StudySettings,
-    workers: int,
-    first_id: int,
-    study: optuna.Study,
-    bar: tqdm[Any],
-    start: float,
-    hands0: int,
-) -> None:
-    context = multiprocessing.get_context("spawn")
-    verbosity = optuna.logging.get_verbosity()  # spawned processes start with Optuna's default
-    processes = [
-        context.Process(
-            target=_worker_main, args=(settings, k, verbosity), name=f"tune-worker-{k}"
+        show(study)
+        run_study(
+            settings,
+            study,
+            pool,
+            worker_id=worker_id,
+            progress=BatchProgress(on_hands=on_hands, on_round=on_round, on_told=show),
         )
-        for k in range(first_id, first_id + workers)
-    ]
-    for process in processes:
-        process.start()
-    try:
-        while any(p.is_alive() for p in processes):
-            time.sleep(POLL_SECONDS)
-            _show(bar, study, start, hands0)
-    except KeyboardInterrupt:
-        for process in processes:
-            process.terminate()
-        raise
-    finally:
-        for process in processes:
-            process.join()
-    failed = [(p.name, p.exitcode) for p in processes if p.exitcode != 0]
-    if failed:
-        raise RuntimeError(f"worker processes failed: {failed} (see their messages above)")
+        state["where"] = "done"
+        show(study)
 
 
-def _worker_main(settings: StudySettings, worker_id: int, optuna_verbosity: int) -> None:
-    """A worker process's entry point: its logging as its parent's, then the trials."""
-    logging.basicConfig(level=logging.WARNING, format="%(processName)s: %(message)s")
-    optuna.logging.set_verbosity(optuna_verbosity)
-    run_worker(settings, worker_id, settings.open())
-
-
-def _hands_done(study: optuna.Study) -> int:
-    return sum(
-        int(t.user_attrs.get("hands", 0))
-        for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
-    )
-
-
-def _show(bar: tqdm[Any], study: optuna.Study, start: float, hands0: int) -> None:
-    trials = study.get_trials(deepcopy=False, states=(TrialState.COMPLETE, TrialState.PRUNED))
-    bar.n = min(len(trials), bar.total)
-    complete = [t for t in trials if t.value is not None]
-    elapsed = max(time.monotonic() - start, 1e-9)
-    postfix = {"hands/s": f"{(_hands_done(study) - hands0) / elapsed:,.0f}"}
-    if complete:
-        postfix["best"] = f"{max(t.value for t in complete if t.value is not None):+.4f}"
-    bar.set_postfix(postfix, refresh=False)
-    bar.refresh()
+def _incumbent_text(done: list[optuna.trial.FrozenTrial]) -> str:
+    full = [t for t in done if t.value is not None and not t.user_attrs.get("pruned", False)]
+    if not full:
+        return ""
+    best = max(full, key=lambda t: t.value or 0.0)
+    se = best.user_attrs.get("paired_se")
+    diff = best.user_attrs.get("diff", 0.0)
+    return f"#{best.number} {diff:+.4f}" + (f"±{se:.4f}" if se else "") + " vs defaults"

@@ -1,76 +1,101 @@
-"""The Optuna objective: the agent's winnings with the trial's parameters, block by block.
+"""A trial's value: its AIVAT-corrected winnings, paired with the defaults on the same blocks.
 
-Every trial plays the same blocks of deals (common random numbers, ``tuning.evaluation``), in
-an order shuffled per trial, and reports each block's mean to Optuna with the block id as the
-step, the layout ``WilcoxonPruner`` expects. A pruned trial returns its partial mean (as the
-Wilcoxon pruner's documentation recommends, so the sampler still learns from it) and is marked
-``pruned``; re-evaluation only considers fully evaluated trials.
+The defaults are evaluated once on all of a study's tuning blocks (``defaults_blocks``, a study
+attribute) and reused by every trial. A trial that played blocks ``S`` (all of them, or the
+first rounds when racing pruned it) gets
+
+    value = mean over all blocks of the defaults + mean over S of (trial - defaults),
+
+which is its own mean when ``S`` is every block, and otherwise the same estimate with the block
+luck of ``S`` taken out by the defaults' values (a control variate): values of pruned and full
+trials stay comparable for the sampler. Each trial also records its paired difference to the
+defaults and that difference's standard error over blocks (the figure a study is sized by), in
+both the corrected and the raw chips.
 """
 
 from __future__ import annotations
 
-import importlib.util
-import time
-from collections.abc import Callable
-from enum import StrEnum
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
-import optuna
+import numpy.typing as npt
 
-from tuning.evaluation import MatchProtocol, Namespace, play_block
-from tuning.optuna_compat import wilcoxon_pruner
-from tuning.studies import StudySpec
+__all__ = ["DefaultsBlocks", "TrialScore"]
 
-
-class PrunerName(StrEnum):
-    """Pruning options of ``holdem-lab tune --pruner``: none by default, as Wilcoxon pruning
-    did not help at equal hands in a synthetic noisy-tuning experiment (results/tuning.md)."""
-
-    NONE = "none"
-    WILCOXON = "wilcoxon"
+Floats = npt.NDArray[np.float64]
 
 
-def pruner_kind(name: PrunerName | str) -> PrunerName:
-    """The pruner ``name`` names; ``ValueError`` if unknown or its dependency is missing."""
-    try:
-        kind = PrunerName(name)
-    except ValueError:
-        known = ", ".join(p.value for p in PrunerName)
-        raise ValueError(f"unknown pruner {name!r}; choose one of {known}") from None
-    if kind is PrunerName.WILCOXON and importlib.util.find_spec("scipy") is None:
-        raise ValueError("the Wilcoxon pruner needs scipy, which is not installed")
-    return kind
+@dataclass(frozen=True)
+class DefaultsBlocks:
+    """The defaults' value on every tuning block (sb/hand), corrected and raw."""
+
+    aivat: Floats
+    raw: Floats
+
+    def to_attr(self) -> dict[str, list[float]]:
+        """JSON-friendly form (the study attribute ``defaults_blocks``)."""
+        return {"aivat": self.aivat.tolist(), "raw": self.raw.tolist()}
+
+    @classmethod
+    def from_attr(cls, data: Mapping[str, Sequence[float]], blocks: int) -> DefaultsBlocks | None:
+        """Inverse of ``to_attr``; ``None`` when absent or for another number of blocks."""
+        if not data or len(data.get("aivat", ())) != blocks:
+            return None
+        return cls(np.asarray(data["aivat"], dtype=float), np.asarray(data["raw"], dtype=float))
 
 
-def make_pruner(name: PrunerName | str) -> optuna.pruners.BasePruner:
-    """``NopPruner`` or ``WilcoxonPruner(p_threshold=0.1, n_startup_steps=5)``."""
-    if pruner_kind(name) is PrunerName.NONE:
-        return optuna.pruners.NopPruner()
-    return wilcoxon_pruner(p_threshold=0.1, n_startup_steps=5)
+@dataclass(frozen=True)
+class TrialScore:
+    """What a trial measured on the blocks it played (see the module docstring)."""
+
+    value: float
+    raw_value: float
+    diff: float
+    """Mean paired difference to the defaults, AIVAT-corrected (sb/hand)."""
+    paired_se: float | None
+    """Its standard error over blocks (``None`` with one block)."""
+    raw_diff: float
+    raw_paired_se: float | None
+    std_error: float | None
+    """Standard error of the trial's own corrected block values."""
+    blocks: int
+
+    @classmethod
+    def of(
+        cls, aivat: Floats, raw: Floats, blocks: npt.ArrayLike, defaults: DefaultsBlocks
+    ) -> TrialScore:
+        """The score of block values ``aivat`` and ``raw`` on the tuning blocks ``blocks``."""
+        at = np.asarray(blocks, dtype=np.intp)
+        diff = np.asarray(aivat, dtype=float) - defaults.aivat[at]
+        raw_diff = np.asarray(raw, dtype=float) - defaults.raw[at]
+        return cls(
+            value=float(defaults.aivat.mean() + diff.mean()),
+            raw_value=float(defaults.raw.mean() + raw_diff.mean()),
+            diff=float(diff.mean()),
+            paired_se=_se(diff),
+            raw_diff=float(raw_diff.mean()),
+            raw_paired_se=_se(raw_diff),
+            std_error=_se(np.asarray(aivat, dtype=float)),
+            blocks=len(at),
+        )
+
+    def attrs(self) -> dict[str, Any]:
+        """The trial's user attributes (``trials.csv``, the summary)."""
+        return {
+            "blocks": self.blocks,
+            "diff": self.diff,
+            "paired_se": self.paired_se,
+            "raw_value": self.raw_value,
+            "raw_diff": self.raw_diff,
+            "raw_paired_se": self.raw_paired_se,
+            "std_error": self.std_error,
+        }
 
 
-def make_objective(spec: StudySpec, protocol: MatchProtocol) -> Callable[[optuna.Trial], float]:
-    """The objective of a study of ``spec`` under ``protocol`` (deterministic for its seeds)."""
-
-    def objective(trial: optuna.Trial) -> float:
-        values = spec.suggest(trial)
-        order = np.random.default_rng([protocol.seed, trial.number]).permutation(protocol.blocks)
-        means: list[float] = []
-        start = time.process_time()
-        for block in order:
-            mean = float(play_block(spec, values, protocol, Namespace.TUNE, int(block)).mean())
-            means.append(mean)
-            trial.report(mean, int(block))
-            if trial.should_prune():
-                break
-        cpu = time.process_time() - start
-        hands = protocol.hands_per_block * len(means)
-        trial.set_user_attr("blocks", len(means))
-        trial.set_user_attr("hands", hands)
-        trial.set_user_attr("pruned", len(means) < protocol.blocks)
-        trial.set_user_attr("cpu_seconds", round(cpu, 3))
-        if len(means) > 1:
-            trial.set_user_attr("std_error", float(np.std(means, ddof=1) / np.sqrt(len(means))))
-        return float(np.mean(means))
-
-    return objective
+def _se(values: Floats) -> float | None:
+    if len(values) < 2:
+        return None
+    return float(np.std(values, ddof=1) / math.sqrt(len(values)))

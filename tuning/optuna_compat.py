@@ -4,7 +4,8 @@ The tuning code needs a few things Optuna keeps private or marks experimental: t
 behind the cache a ``Study`` wraps RDB storages in, a journal storage's file, a study's
 storage, a trial's id, ``Study.optimize`` creating its trials through ``Study.ask`` (the trial
 budget hooks into it), the heartbeat's stale-trial sweep and retry callback (and the system
-attributes that callback writes), and experimental constructors whose warnings are silenced
+attributes that callback writes), recording heartbeats for trials run outside ``optimize``
+(batches asked and told by hand), and experimental constructors whose warnings are silenced
 here. ``tests/tuning/test_optuna_compat.py`` checks each of them, so that an Optuna upgrade
 that changes one fails there, naming it, and is fixed in this file alone.
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import threading
 import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -30,9 +32,11 @@ __all__ = [
     "AskHook",
     "OptunaChanged",
     "fail_stale_trials",
+    "heartbeats",
     "journal_file",
     "quiet_experimental",
     "rdb_storage",
+    "record_heartbeat",
     "retry_callback",
     "storage_of",
     "study_with_ask_hook",
@@ -111,6 +115,11 @@ def trial_id(trial: FrozenTrial) -> int:
     return value
 
 
+def _trial_id_of(trial: optuna.Trial) -> int:
+    value: int = _internal("Trial._trial_id", lambda: trial._trial_id)
+    return value
+
+
 AskHook = Callable[[optuna.Study, Callable[[], optuna.Trial]], optuna.Trial]
 """``hook(study, ask)``: returns a new trial, calling ``ask()`` to create it (or raising)."""
 
@@ -146,6 +155,44 @@ def fail_stale_trials(study: optuna.Study) -> None:
     callback on them (a no-op without a heartbeat)."""
     with quiet_experimental():
         optuna.storages.fail_stale_trials(study)
+
+
+def record_heartbeat(study: optuna.Study, trial: optuna.Trial) -> None:
+    """Record one heartbeat of ``trial`` now (a no-op without a heartbeat): a trial asked but
+    not yet beating would never be found stale if its process died at once."""
+    storage = unwrap_storage(storage_of(study))
+    if isinstance(storage, RDBStorage) and storage.get_heartbeat_interval() is not None:
+        storage.record_heartbeat(_trial_id_of(trial))
+
+
+@contextlib.contextmanager
+def heartbeats(study: optuna.Study, trials: list[optuna.Trial]) -> Iterator[None]:
+    """Record a heartbeat for every trial of ``trials`` while the block runs, as
+    ``Study.optimize`` does for its trial (a no-op for storages without a heartbeat), so that
+    the trials of a process that dies are found stale and retried."""
+    storage = unwrap_storage(storage_of(study))
+    interval = storage.get_heartbeat_interval() if isinstance(storage, RDBStorage) else None
+    if interval is None:
+        yield
+        return
+    assert isinstance(storage, RDBStorage)
+    ids: list[int] = [_trial_id_of(t) for t in trials]
+    stop = threading.Event()
+
+    def beat() -> None:
+        while True:
+            for trial in ids:
+                storage.record_heartbeat(trial)
+            if stop.wait(interval):
+                return
+
+    thread = threading.Thread(target=beat, name="heartbeats", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
 
 
 def retry_callback(max_retry: int) -> Callable[[optuna.Study, FrozenTrial], None]:

@@ -38,11 +38,24 @@ def plot_history(study: optuna.Study, path: Path) -> None:
     ]
     numbers = [t.number for t in trials]
     values = np.array([t.value for t in trials], dtype=float)
+    pruned = np.array([bool(t.user_attrs.get("pruned")) for t in trials], dtype=bool)
     fig = Figure(figsize=(8, 5))
     ax = fig.subplots()
-    ax.scatter(numbers, values, s=14, label="observed value")
-    if len(values):
-        ax.step(numbers, np.maximum.accumulate(values), where="post", color="C3", label="best")
+    full = ~pruned
+    ax.scatter(np.array(numbers)[full], values[full], s=14, label="fully evaluated")
+    if pruned.any():
+        ax.scatter(
+            np.array(numbers)[pruned],
+            values[pruned],
+            s=14,
+            facecolors="none",
+            edgecolors="C0",
+            label="dropped by racing (value on its blocks)",
+        )
+    if full.any():
+        best = np.maximum.accumulate(np.where(full, values, -np.inf))
+        shown = np.isfinite(best)
+        ax.step(np.array(numbers)[shown], best[shown], where="post", color="C3", label="best full")
     ax.set_xlabel("trial")
     ax.set_ylabel("sb/hand (observed, noisy)")
     ax.set_title("Optimisation history")

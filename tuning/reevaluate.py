@@ -1,21 +1,19 @@
 """Beating the winner's curse: re-evaluate the top trials on fresh deals, then confirm.
 
 ``study.best_value`` is the maximum of noisy observations and overstates the true value of its
-parameters (by about two trial standard errors in the default study, ``results/tuning.md``). So
-the top ``k`` fully evaluated trials and the agent's defaults are played again on re-evaluation
-deals (another seed
-namespace, more blocks, the same deals for every candidate), the best re-evaluated mean wins,
-and a third, independent confirmation match on confirmation deals compares the winner with the
-defaults. Differences are paired by block (same deals), so their confidence intervals are far
-narrower than those of the two means.
+parameters. So the top ``k`` fully evaluated trials and the agent's defaults are played again on
+re-evaluation deals (another seed namespace, the same deals and decision uniforms for every
+candidate), the best re-evaluated trial is the tuned candidate, and a third, independent
+confirmation match on confirmation deals compares it with the defaults. The confirmation
+plays rounds of blocks until the 95% interval of the paired difference is narrow enough (a
+target half-width) or a cap is reached: the decision to go on depends only on the interval's
+width, never on which side of zero it lies. All figures are AIVAT-corrected, in small bets per
+hand, with Student-t intervals over blocks; differences are paired by block.
 """
 
 from __future__ import annotations
 
-import multiprocessing
-import sys
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -23,11 +21,20 @@ import numpy as np
 import numpy.typing as npt
 import optuna
 from optuna.trial import TrialState
-from tqdm import tqdm
 
 from envs.stats import mean_estimate
-from tuning.evaluation import MatchProtocol, Namespace, play_block
-from tuning.studies import StudySpec
+from tuning.evaluation import Namespace
+from tuning.pool import EvaluationPool, OnHands
+
+__all__ = [
+    "DEFAULTS",
+    "Candidate",
+    "Confirmation",
+    "Estimate",
+    "confirm",
+    "estimates",
+    "top_candidates",
+]
 
 DEFAULTS = "defaults"
 
@@ -63,6 +70,11 @@ class Estimate:
     diff: float
     diff_ci: tuple[float, float]
 
+    @property
+    def half_width(self) -> float:
+        """Half the width of the paired difference's interval."""
+        return (self.diff_ci[1] - self.diff_ci[0]) / 2
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-friendly form."""
         return {**asdict(self), "ci": list(self.ci), "diff_ci": list(self.diff_ci)}
@@ -85,7 +97,7 @@ class Estimate:
 
 @dataclass(frozen=True)
 class Confirmation:
-    """The re-evaluation's winner against the defaults on independent deals (sb/hand)."""
+    """The tuned candidate against the defaults on independent deals (sb/hand)."""
 
     defaults: Estimate
     tuned: Estimate
@@ -94,11 +106,37 @@ class Confirmation:
     diff_ci: tuple[float, float]
     hands: int
     """Hands each of the two played."""
+    target_half_width: float | None = None
+    """The half-width the confirmation played for (``None``: a fixed number of blocks)."""
 
     @classmethod
-    def of(cls, defaults: Estimate, tuned: Estimate) -> Confirmation:
+    def of(cls, defaults: Estimate, tuned: Estimate, target: float | None = None) -> Confirmation:
         """The confirmation of ``tuned`` (whose difference is paired with ``defaults``)."""
-        return cls(defaults, tuned, tuned.diff, tuned.diff_ci, tuned.hands)
+        return cls(defaults, tuned, tuned.diff, tuned.diff_ci, tuned.hands, target)
+
+    @property
+    def half_width(self) -> float:
+        """Half the width of the difference's 95% interval."""
+        return (self.diff_ci[1] - self.diff_ci[0]) / 2
+
+    def predicate(self) -> str:
+        """ "beat the defaults by ...", "do not beat the defaults (...)" or "lose to the
+        defaults by ...", with the 95% interval."""
+        lo, hi = self.diff_ci
+        ci = f"95% CI [{lo:+.4f}, {hi:+.4f}]"
+        if lo > 0:
+            return f"beat the defaults by {self.diff:.4f} sb/hand ({ci})"
+        if hi < 0:
+            return f"lose to the defaults by {-self.diff:.4f} sb/hand ({ci})"
+        return f"do not beat the defaults ({self.diff:+.4f} sb/hand, {ci} contains 0)"
+
+    def verdict(self, subject: str = "the tuned parameters") -> str:
+        """The answer in words, e.g. "the tuned parameters beat the defaults by ...", with the
+        hands played."""
+        return (
+            f"{subject} ({self.tuned.label}) {self.predicate()}, "
+            f"{self.hands:,} hands each on independent confirmation deals"
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-friendly form (the study attribute ``confirmation``)."""
@@ -108,6 +146,7 @@ class Confirmation:
             "diff": self.diff,
             "diff_ci": list(self.diff_ci),
             "hands": self.hands,
+            "target_half_width": self.target_half_width,
         }
 
     @classmethod
@@ -120,20 +159,20 @@ class Confirmation:
             data["diff"],
             (low, high),
             data["hands"],
+            data.get("target_half_width"),
         )
 
 
-def top_candidates(study: optuna.Study, spec: StudySpec, k: int) -> list[Candidate]:
+def top_candidates(study: optuna.Study, defaults: Mapping[str, float], k: int) -> list[Candidate]:
     """The defaults, then the ``k`` best fully evaluated trials with distinct parameters."""
-    defaults = dict(spec.defaults)
-    chosen = [Candidate(DEFAULTS, None, defaults)]
+    chosen = [Candidate(DEFAULTS, None, dict(defaults))]
     seen = {tuple(sorted(defaults.items()))}
     trials = [
         t
         for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
         if t.value is not None and not t.user_attrs.get("pruned", False)
     ]
-    for trial in sorted(trials, key=lambda t: t.value, reverse=True):  # type: ignore[arg-type, return-value]
+    for trial in sorted(trials, key=lambda t: (-(t.value or 0.0), t.number)):
         key = tuple(sorted(trial.params.items()))
         if key in seen:
             continue
@@ -144,28 +183,16 @@ def top_candidates(study: optuna.Study, spec: StudySpec, k: int) -> list[Candida
     return chosen
 
 
-def evaluate_candidates(
-    candidates: Sequence[Candidate],
-    spec: StudySpec,
-    protocol: MatchProtocol,
-    namespace: Namespace,
-    blocks: int,
-    *,
-    workers: int = 1,
-    progress: bool = False,
+def estimates(
+    candidates: Sequence[Candidate], values: npt.NDArray[np.float64], hands: int
 ) -> list[Estimate]:
-    """Every candidate on the same ``blocks`` blocks of ``namespace``; the first candidate is
-    the reference of the paired differences (the defaults)."""
-    tasks = [(c.values, b) for c in candidates for b in range(blocks)]
-    means = np.array(block_means(spec, tasks, protocol, namespace, workers, progress)).reshape(
-        len(candidates), blocks
-    )
-    hands = protocol.hands_per_block * blocks
-    estimates = []
-    for candidate, row in zip(candidates, means, strict=True):
+    """Each candidate's estimate from its block values (rows of ``values``); the first
+    candidate is the reference of the paired differences (the defaults)."""
+    out = []
+    for candidate, row in zip(candidates, values, strict=True):
         level = mean_estimate(row)
-        diff = mean_estimate(row - means[0]) if candidate is not candidates[0] else None
-        estimates.append(
+        diff = mean_estimate(row - values[0]) if candidate is not candidates[0] else None
+        out.append(
             Estimate(
                 label=candidate.label,
                 trial=candidate.trial,
@@ -176,49 +203,42 @@ def evaluate_candidates(
                 diff_ci=_interval(diff.ci, diff.mean) if diff else (0.0, 0.0),
             )
         )
-    return estimates
+    return out
 
 
 def _interval(ci: tuple[float, float] | None, mean: float) -> tuple[float, float]:
     return ci if ci is not None else (mean, mean)
 
 
-def block_means(
-    spec: StudySpec,
-    tasks: list[tuple[dict[str, float], int]],
-    protocol: MatchProtocol,
-    namespace: Namespace,
-    workers: int,
-    progress: bool,
-) -> list[float]:
-    """The block mean of every (point, block) task, in order, on ``workers`` processes."""
-    bar = tqdm(total=len(tasks), unit="block", file=sys.stderr, disable=not progress)
-    with bar:
-        if workers == 1:
-            results = []
-            for values, block in tasks:
-                results.append(_block_mean(spec, values, protocol, namespace, block))
-                bar.update()
-            return results
-        context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-            futures = [
-                pool.submit(_block_mean, spec, values, protocol, namespace, block)
-                for values, block in tasks
-            ]
-            out = []
-            for future in futures:
-                out.append(future.result())
-                bar.update()
-            return out
-
-
-def _block_mean(
-    spec: StudySpec,
-    values: dict[str, float],
-    protocol: MatchProtocol,
-    namespace: Namespace,
-    block: int,
-) -> float:
-    result: npt.NDArray[np.float64] = play_block(spec, values, protocol, namespace, block)
-    return float(result.mean())
+def confirm(
+    pool: EvaluationPool,
+    defaults: Candidate,
+    tuned: Candidate,
+    *,
+    blocks: int,
+    target_half_width: float | None,
+    max_blocks: int,
+    on_hands: OnHands | None = None,
+) -> Confirmation:
+    """``tuned`` against ``defaults`` on confirmation deals: ``blocks`` blocks, then rounds of
+    ``blocks // 2`` more until the paired interval's half-width is at most
+    ``target_half_width`` or ``max_blocks`` are played."""
+    pair = [defaults, tuned]
+    values = np.zeros((2, 0))
+    step, played = blocks, 0
+    while True:
+        chunk = pool.evaluate(
+            Namespace.CONFIRM,
+            [c.values for c in pair],
+            range(played, min(max_blocks, played + step)),
+            on_hands,
+        )
+        values = np.concatenate([values, chunk.aivat], axis=1)
+        played = values.shape[1]
+        first, second = estimates(pair, values, pool.protocol.hands_per_block * played)
+        if target_half_width is None or second.half_width <= target_half_width:
+            break
+        if played >= max_blocks:
+            break
+        step = max(1, blocks // 2)
+    return Confirmation.of(first, second, target_half_width)

@@ -1,15 +1,18 @@
-"""After the trials: re-evaluation, confirmation, and the files a study leaves in results/.
+"""After the trials: re-evaluation, confirmation, and the files a study leaves behind.
 
-``finish_study`` re-evaluates the top trials, confirms the winner against the agent's defaults
-and stores both as study attributes, so that ``write_outputs`` can regenerate every file from the
-stored study alone:
+``finish_study`` re-evaluates the top trials and the defaults on fresh deals, confirms the best
+re-evaluated trial (the tuned candidate) against the defaults on independent deals until the
+interval is as narrow as asked, and stores both as study attributes, so that ``write_outputs``
+can regenerate every file from the stored study alone:
 
-    results/<study>/best_params.json   tuned and default parameters, confirmation figures
-    results/<study>/trials.csv         every trial: state, value, parameters, hands, SE, worker
-    results/<study>/reevaluation.csv   the candidates on the re-evaluation deals
-    results/<study>/summary.md         protocol, noise, throughput, re-evaluation, confirmation
-    results/<study>/plots/*.png        the spec's figure (BPP: curves.png), history,
-                                       importances, confirmation
+    <results>/<study>/best_params.json   tuned and default parameters, confirmation figures
+    <results>/<study>/trials.csv         every trial: state, value, paired difference and its
+                                         SE, parameters, hands, pruned, worker
+    <results>/<study>/reevaluation.csv   the candidates on the re-evaluation deals
+    <results>/<study>/summary.md         protocol, noise, throughput, re-evaluation,
+                                         confirmation, the verdict in words
+    <results>/<study>/plots/*.png        the spec's figure (BPP: curves.png, its title the
+                                         verdict), history, importances, confirmation
 """
 
 from __future__ import annotations
@@ -25,13 +28,15 @@ import optuna
 from optuna.trial import TrialState
 
 from envs.validation import whole_number
-from tuning.evaluation import MatchProtocol, Namespace
+from tuning.evaluation import Namespace
 from tuning.plots import plot_confirmation, plot_history, plot_importances
+from tuning.pool import EvaluationPool, OnHands
 from tuning.reevaluate import (
     DEFAULTS,
     Confirmation,
     Estimate,
-    evaluate_candidates,
+    confirm,
+    estimates,
     top_candidates,
 )
 from tuning.studies import StudySpec
@@ -39,49 +44,54 @@ from tuning.summary import StudySummary
 
 logger = logging.getLogger(__name__)
 
+TARGET_HALF_WIDTH = 0.01
+"""The confirmation plays until tuned minus defaults has a 95% interval this narrow (sb/hand)."""
+
 
 def finish_study(
     study: optuna.Study,
-    spec: StudySpec,
-    protocol: MatchProtocol,
+    pool: EvaluationPool,
     *,
     top_k: int,
     reevaluation_blocks: int,
     confirmation_blocks: int,
-    workers: int = 1,
-    progress: bool = False,
+    target_half_width: float | None = TARGET_HALF_WIDTH,
+    max_confirmation_blocks: int | None = None,
+    on_hands: OnHands | None = None,
 ) -> None:
-    """Re-evaluate the top ``top_k`` trials and the defaults, confirm the winner; store both."""
+    """Re-evaluate the top ``top_k`` trials and the defaults, confirm the best trial; store
+    both (see the module docstring)."""
     for name, value in (
         ("top_k", top_k),
         ("reevaluation_blocks", reevaluation_blocks),
         ("confirmation_blocks", confirmation_blocks),
     ):
         whole_number(name, value, minimum=1, what="a positive integer")
-    candidates = top_candidates(study, spec, top_k)
-    reevaluation = evaluate_candidates(
-        candidates,
-        spec,
-        protocol,
+    candidates = top_candidates(study, pool.spec.defaults, top_k)
+    values = pool.evaluate(
         Namespace.REEVALUATE,
-        reevaluation_blocks,
-        workers=workers,
-        progress=progress,
+        [c.values for c in candidates],
+        range(reevaluation_blocks),
+        on_hands,
     )
-    best = max(reevaluation, key=lambda e: e.mean)
-    winner = next(c for c in candidates if c.label == best.label)
+    reevaluation = estimates(candidates, values.aivat, values.hands)
     confirmation: Confirmation | None = None
-    if winner.label != DEFAULTS:
-        pair = evaluate_candidates(
-            [candidates[0], winner],
-            spec,
-            protocol,
-            Namespace.CONFIRM,
-            confirmation_blocks,
-            workers=workers,
-            progress=progress,
+    trials = reevaluation[1:]
+    if trials:
+        best = max(trials, key=lambda e: (e.mean, -(e.trial or 0)))
+        tuned = next(c for c in candidates if c.label == best.label)
+        confirmation = confirm(
+            pool,
+            candidates[0],
+            tuned,
+            blocks=confirmation_blocks,
+            target_half_width=target_half_width,
+            max_blocks=max_confirmation_blocks or 4 * confirmation_blocks,
+            on_hands=on_hands,
         )
-        confirmation = Confirmation.of(pair[0], pair[1])
+        winner = tuned
+    else:
+        winner = candidates[0]  # no fully evaluated trial but the defaults
     study.set_user_attr("reevaluation", [e.to_dict() for e in reevaluation])
     study.set_user_attr("winner", winner.to_dict())
     study.set_user_attr("confirmation", confirmation.to_dict() if confirmation else None)
@@ -114,7 +124,12 @@ def write_outputs(study: optuna.Study, directory: Path) -> list[Path]:
         _write_reevaluation(directory / "reevaluation.csv", summary.reevaluation),
     ]
     if spec.figure is not None:
-        spec.figure(spec.defaults, winner.values, plots / spec.figure_name)
+        title = (
+            f"The tuned parameters ({summary.winner.label}) {summary.confirmation.predicate()}"
+            if summary.confirmation
+            else "No trial but the defaults was fully evaluated: the defaults stay"
+        )
+        spec.figure(spec.defaults, winner.values, plots / spec.figure_name, title)
         written.append(plots / spec.figure_name)
     plot_history(study, plots / "history.png")
     plot_confirmation(summary.reevaluation, summary.confirmation, plots / "confirmation.png")
@@ -128,12 +143,15 @@ def write_outputs(study: optuna.Study, directory: Path) -> list[Path]:
 
 def _best_params(summary: StudySummary) -> dict[str, Any]:
     spec, confirmation = summary.spec, summary.confirmation
+    beats = confirmation is not None and confirmation.diff_ci[0] > 0
     return {
         "tuned": spec.settings(summary.winner.values),
         "tuned_source": summary.winner.label,
         "defaults": spec.settings(spec.defaults),
+        "recommended": "tuned" if beats else DEFAULTS,
+        "verdict": summary.verdict(),
         "confirmation": confirmation.to_dict() if confirmation else None,
-        "unit": "small bets per hand",
+        "unit": "small bets per hand (AIVAT-corrected)",
     }
 
 
@@ -143,10 +161,16 @@ def _write_json(path: Path, data: dict[str, Any]) -> Path:
 
 
 TRIAL_ATTRS = (
+    "diff",
+    "paired_se",
+    "raw_value",
+    "raw_diff",
+    "raw_paired_se",
     "hands",
     "blocks",
     "std_error",
     "pruned",
+    "batch",
     "source",
     "worker",
     "sampler_seed",

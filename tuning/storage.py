@@ -2,8 +2,12 @@
 
 Storages (``open_storage``):
 
-* default: an Optuna journal file ``results/<study>/study.log`` (one machine, any number of
-  processes; no server);
+* default: an Optuna journal file ``<results>/<study>/study.log`` (``runs/`` by default);
+* a path to a journal file (``runs/default/study.log``, or ``journal:PATH``): the same storage,
+  e.g. the default study's, joined by ``holdem-lab worker`` from another process or from
+  another machine that mounts the same filesystem. Optuna's file lock is a symlink, and the
+  budget lock a ``flock`` (NFSv4 supports both); journals on NFS have lost writes before
+  (optuna#5138), so prefer PostgreSQL for machines that share nothing but a network;
 * ``memory``: in-process only (tests, throwaway studies);
 * an RDB URL (``postgresql://...``, ``mysql://...``, ``sqlite:///...``): Optuna's RDB storage
   with a heartbeat, so that a trial whose worker died is marked failed and re-queued with the
@@ -72,6 +76,9 @@ def _retry() -> Callable[[optuna.Study, FrozenTrial], None]:
     return retry_callback(MAX_RETRY)
 
 
+JOURNAL_PREFIX = "journal:"
+
+
 def open_storage(
     url: str | None,
     *,
@@ -79,19 +86,26 @@ def open_storage(
     study_name: str,
     heartbeat_interval: int = 60,
     grace_period: int = 180,
+    create: bool = True,
 ) -> BaseStorage:
-    """The storage named by ``url`` (see the module docstring); ``ValueError`` if unusable."""
+    """The storage named by ``url`` (see the module docstring); ``ValueError`` if unusable.
+
+    Args:
+        create: Create a missing journal file (else a missing file is an error).
+    """
     if url is None:
-        path = journal_path(results_dir, study_name)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        return JournalStorage(JournalFileBackend(str(path)))
+        return _journal(journal_path(results_dir, study_name), create)
     if url == MEMORY:
         return InMemoryStorage()
+    journal = journal_of(url)
+    if journal is not None:
+        return _journal(journal, create)
     scheme = url.split(":", 1)[0].split("+", 1)[0].lower()
     if scheme not in RDB_SCHEMES:
         raise ValueError(
             f"unsupported storage URL {url!r}: use postgresql://..., mysql://..., "
-            "sqlite:///PATH, 'memory', or no --storage for the journal file in results/"
+            "sqlite:///PATH, 'memory', or a journal file (a path ending in .log, e.g. "
+            "runs/default/study.log, or journal:PATH)"
         )
     try:
         return _open_rdb(url, heartbeat_interval, grace_period)
@@ -103,6 +117,26 @@ def open_storage(
         ) from None
     except Exception as error:  # SQLAlchemy raises many kinds: say what failed, and why
         raise ValueError(f"cannot open the storage {_redact(url)}: {_first_line(error)}") from None
+
+
+def journal_of(url: str) -> Path | None:
+    """The journal file ``url`` names (``journal:PATH``, or a path ending in ``.log`` or
+    naming an existing file); ``None`` for other URLs."""
+    if url.startswith(JOURNAL_PREFIX):
+        return Path(url[len(JOURNAL_PREFIX) :])
+    if "://" in url:
+        return None
+    if url.endswith(".log") or Path(url).is_file():
+        return Path(url)
+    return None
+
+
+def _journal(path: Path, create: bool) -> JournalStorage:
+    if not path.exists():
+        if not create:
+            raise ValueError(f"no journal file {path}: start the study with holdem-lab tune")
+        path.parent.mkdir(parents=True, exist_ok=True)
+    return JournalStorage(JournalFileBackend(str(path)))
 
 
 SCHEMA_LOCK = "holdem-lab schema"
@@ -263,6 +297,19 @@ def requeue_orphans(study: optuna.Study) -> list[int]:
             failed.append(trial.number)
             logger.warning("trial %d lost its worker %s: failed and re-queued", trial.number, tag)
     return failed
+
+
+def fail_and_requeue(study: optuna.Study, numbers: list[int]) -> None:
+    """Fail the running trials ``numbers`` (e.g. on Ctrl-C) and queue their parameters again,
+    as ``requeue_orphans`` does, so that the next run evaluates them first."""
+    storage = storage_of(study)
+    running = {t.number: t for t in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,))}
+    with budget_lock(storage, study.study_name):
+        for number in numbers:
+            if number not in running:
+                continue
+            study.tell(number, state=TrialState.FAIL)
+            _retry()(study, storage.get_trial(trial_id(running[number])))
 
 
 def _alive(pid: int) -> bool:

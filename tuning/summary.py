@@ -24,10 +24,19 @@ __all__ = ["StudySummary", "format_ci", "noise_and_throughput"]
 def noise_and_throughput(study: optuna.Study) -> tuple[float | None, float | None]:
     """Median per-trial standard error (sb/hand) and hands per CPU-second of the trials."""
     complete = study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
-    errors = [t.user_attrs["std_error"] for t in complete if "std_error" in t.user_attrs]
+    errors = [t.user_attrs["std_error"] for t in complete if t.user_attrs.get("std_error")]
     hands = sum(t.user_attrs.get("hands", 0) for t in complete)
     cpu = sum(t.user_attrs.get("cpu_seconds", 0.0) for t in complete)
     return (statistics.median(errors) if errors else None, hands / cpu if cpu else None)
+
+
+def paired_errors(study: optuna.Study) -> list[float]:
+    """The paired standard errors against the defaults of the fully evaluated trials."""
+    return [
+        float(t.user_attrs["paired_se"])
+        for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
+        if t.user_attrs.get("paired_se") and not t.user_attrs.get("pruned", False)
+    ]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -40,14 +49,23 @@ class StudySummary:
     protocol: MatchProtocol
     sampler: str
     sampler_seed: int
-    """Worker 0's sampler seed; worker k uses ``sampler_seed + k``."""
+    """Root of the sampler seeds (each batch's seed derives from it, the worker id and the
+    trials the study held when the batch was asked)."""
     pruner: str
+    batch_size: int
+    rounds: int
     environment: Mapping[str, str]
     """Versions of holdem-lab, Optuna, Python and the platform when the study was created."""
     trial_states: Mapping[str, int]
     """Trials per state name (``COMPLETE``, ``PRUNED``, ...), in Optuna's order of states."""
     std_error: float | None
     """Median standard error of one trial's value (sb/hand)."""
+    paired_errors: tuple[float, ...]
+    """Paired standard errors against the defaults of the fully evaluated trials."""
+    pruned: int
+    """Trials dropped by racing."""
+    hands: int
+    """Hands the trials played in all."""
     hands_per_cpu_second: float | None
     best_observed: float | None
     """The best observed trial value: optimistic (the maximum of noisy values)."""
@@ -77,9 +95,14 @@ class StudySummary:
             sampler=str(attrs["sampler"]),
             sampler_seed=int(attrs["seed"]),
             pruner=str(attrs["pruner"]),
+            batch_size=int(attrs.get("batch_size", 1)),
+            rounds=int(attrs.get("rounds", 1)),
             environment=dict(attrs.get("environment", {})),
             trial_states={s.name: sum(t.state == s for t in trials) for s in TrialState},
             std_error=std_error,
+            paired_errors=tuple(paired_errors(study)),
+            pruned=sum(bool(t.user_attrs.get("pruned")) for t in trials),
+            hands=sum(int(t.user_attrs.get("hands", 0)) for t in trials),
             hands_per_cpu_second=rate,
             best_observed=max((v for v in values if v is not None), default=None),
             reevaluation=tuple(Estimate.from_dict(e) for e in attrs["reevaluation"]),
@@ -93,49 +116,57 @@ class StudySummary:
         return sum(self.trial_states.values())
 
     def verdict(self) -> str:
-        """One line: the confirmed difference of the tuned parameters, or that none won."""
+        """One sentence: whether the tuned parameters beat the defaults, with the confirmed
+        interval."""
         if self.confirmation is None:
-            return "the defaults won the re-evaluation: no tuned parameters beat them"
-        lo, hi = self.confirmation.diff_ci
-        return (
-            f"tuned ({self.winner.label}) minus defaults on confirmation deals: "
-            f"{self.confirmation.diff:+.4f} sb/hand, 95% CI [{lo:+.4f}, {hi:+.4f}] "
-            f"({self.confirmation.hands:,} hands each)"
-        )
+            return (
+                "no trial but the defaults was fully evaluated (racing dropped every other "
+                "one): the defaults stay"
+            )
+        return self.confirmation.verdict()
 
     def markdown(self, files: Sequence[str]) -> str:
         """The ``summary.md`` of the study, listing ``files`` (written beside it)."""
         p = self.protocol
         counts = ", ".join(f"{k.lower()} {v}" for k, v in self.trial_states.items() if v)
         hands_per_trial = p.hands_per_block * p.blocks
+        errors = sorted(self.paired_errors)
         lines = [
             f"# Tuning study `{self.name}`",
             "",
+            f"**Answer: {self.verdict()}.**",
+            "",
             f"{self.spec.title} with the trial's parameters against "
             f"{', '.join(f'`{o}`' for o in p.opponents)}, heads-up, duplicate deals (each deal "
-            "played twice with the seats swapped), the same deal blocks for every trial "
-            "(common random numbers). Unit: small bets per hand (sb/hand); 95% t intervals "
-            "over blocks.",
+            "played twice with the seats swapped), the same deal blocks, cards and decision "
+            "uniforms for every trial (common random numbers down to the decision). Values are "
+            "AIVAT-corrected. Unit: small bets per hand (sb/hand); 95% t intervals over blocks.",
             "",
             "## Protocol",
             "",
-            f"- trials: {self.trials} ({counts})",
-            f"- per trial: {p.blocks} blocks x {p.deals_per_block} deals x 2 seatings = "
-            f"{hands_per_trial:,} hands",
+            f"- trials: {self.trials} ({counts}; {self.pruned} dropped early by racing)",
+            f"- per trial: {p.blocks} blocks (sessions) x {p.deals_per_block} deals x 2 "
+            f"seatings = {hands_per_trial:,} hands; {self.hands:,} hands in all",
             f"- game: blinds {p.small_blind}/{p.big_blind}, bets {p.small_bet}/{p.big_bet}, "
             "ACPC caps",
             f"- seeds: deals root seed {p.seed} (namespaces: tuning {int(Namespace.TUNE)}, "
             f"re-evaluation {int(Namespace.REEVALUATE)}, confirmation "
             f"{int(Namespace.CONFIRM)}); sampler `{self.sampler}` seed {self.sampler_seed} "
-            f"(worker k uses seed + k); pruner `{self.pruner}`",
+            "(each batch's sampler seeded from it, the worker id and the trials held); "
+            f"pruner `{self.pruner}` (racing rounds: {self.rounds}, batches of "
+            f"{self.batch_size})",
             f"- search space: {self._space()}",
             f"- versions: {', '.join(f'{k} {v}' for k, v in self.environment.items())}",
             "",
             "## Noise and throughput",
             "",
+            "- paired standard error of a fully evaluated trial against the defaults (same "
+            f"blocks): median {_num(statistics.median(errors) if errors else None, '{:.4f}')}, "
+            f"largest {_num(errors[-1] if errors else None, '{:.4f}')} sb/hand; "
+            f"{sum(e <= 0.005 for e in errors)} of {len(errors)} at most 0.005",
             f"- median standard error of one trial's value: {_num(self.std_error)} sb/hand",
             f"- throughput: {_num(self.hands_per_cpu_second, '{:,.0f}')} hands per "
-            "CPU-second (one worker process)",
+            "CPU-second (all evaluation processes, AIVAT included)",
             f"- best observed value: {_num(self.best_observed)} sb/hand (optimistic: the "
             "maximum of noisy values; see the re-evaluation)",
             "",
@@ -169,24 +200,24 @@ class StudySummary:
     def _confirmation(self) -> list[str]:
         c = self.confirmation
         if c is None:
-            return [
-                "The defaults had the best re-evaluated mean: no tuned parameter set beat "
-                "them, so the defaults are the result."
-            ]
-        lo, hi = c.diff_ci
-        verdict = (
-            "the tuned parameters beat the defaults (the interval lies above 0)"
-            if lo > 0
-            else "the tuned parameters lose to the defaults (the interval lies below 0)"
-            if hi < 0
-            else "no significant difference from the defaults (the interval contains 0)"
+            return ["No trial was fully evaluated: the defaults are the result."]
+        target = (
+            f"played until the half-width was at most {c.target_half_width:g}"
+            if c.target_half_width
+            else "a fixed number of blocks"
+        )
+        reached = (
+            ""
+            if not c.target_half_width or c.half_width <= c.target_half_width
+            else (f" (NOT reached: half-width {c.half_width:.4f}; confirm with more blocks)")
         )
         return [
-            f"- winner of the re-evaluation: {self.winner.label}",
+            f"- tuned candidate: {self.winner.label}, the best re-evaluated trial",
             f"- tuned: {c.tuned.mean:+.4f} sb/hand {format_ci(c.tuned.ci)}; defaults: "
-            f"{c.defaults.mean:+.4f} {format_ci(c.defaults.ci)} ({c.hands:,} hands each)",
-            f"- tuned minus defaults: {c.diff:+.4f} sb/hand {format_ci(c.diff_ci)} (paired): "
-            f"{verdict}",
+            f"{c.defaults.mean:+.4f} {format_ci(c.defaults.ci)} ({c.hands:,} hands each, "
+            f"{target}{reached})",
+            f"- tuned minus defaults: {c.diff:+.4f} sb/hand {format_ci(c.diff_ci)} (paired, "
+            f"half-width {c.half_width:.4f}): {self.winner.label} {c.predicate()}",
         ]
 
 

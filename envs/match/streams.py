@@ -6,12 +6,18 @@ same seed see the same cards and the same decision uniforms, so a study plays ev
 on the same streams (common random numbers), and puts its blocks and duplicate rotations side
 by side on thousands of tables. ``play_streams`` returns each stream's totals per agent, raw
 and AIVAT-corrected.
+
+An agent without a batched form plays as one scalar agent per stream (``envs.batched.adapter``).
+Each is reset at the start of its stream with a generator from ``stream_generator(seed, role)``:
+``SeedSequence([seed, AGENT_STREAM, role])`` of the stream's seed and the agent's role (its index
+in ``agents``), so streams with the same seed give the same role the same generator whatever
+else plays beside them, and runs are reproducible.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -19,14 +25,18 @@ import numpy.typing as npt
 from tqdm import tqdm
 
 from envs.aivat import PlayedHands, aivat_corrections, concatenate
+from envs.batched.adapter import ScalarTables
 from envs.batched.engine import HandBatch
 from envs.match.driver import Driver
-from envs.protocols import BatchedAgent
+from envs.match.plan import AGENT_STREAM
+from envs.protocols import BatchedAgent, SeatAgent
 from envs.rules import Rules
 
-__all__ = ["StreamTotals", "play_streams"]
+__all__ = ["StreamAgent", "StreamTotals", "play_streams", "stream_generator"]
 
 Ints = npt.NDArray[np.int64]
+StreamAgent = BatchedAgent | Sequence[SeatAgent]
+"""A role's players: one batched agent serving every stream, or one scalar agent per stream."""
 
 AIVAT_CHUNK = 16_384
 """Finished hands corrected together."""
@@ -44,9 +54,14 @@ class StreamTotals:
     """``(streams,)`` hands played."""
 
 
+def stream_generator(seed: int, role: int) -> np.random.Generator:
+    """The generator of the scalar agent of ``role`` on a stream of ``seed`` (module docstring)."""
+    return np.random.default_rng(np.random.SeedSequence([int(seed), AGENT_STREAM, int(role)]))
+
+
 def play_streams(
     rules: Rules,
-    agents: Sequence[BatchedAgent],
+    agents: Sequence[StreamAgent],
     seeds: npt.ArrayLike,
     deals: int,
     rotations: npt.ArrayLike,
@@ -54,29 +69,39 @@ def play_streams(
     aivat: bool = False,
     samples: int = 32,
     progress: bool = False,
+    on_hands: Callable[[int], None] | None = None,
 ) -> StreamTotals:
     """Play ``deals`` deals on every stream (one table each) and total the chips.
 
     Args:
         rules: The game.
-        agents: One batched agent per role, each serving ``len(seeds)`` tables (table ``t``
-            is stream ``t``); none may need generators (agents without a batched form).
+        agents: Per role, a batched agent serving ``len(seeds)`` tables (table ``t`` is
+            stream ``t``), or a sequence of ``len(seeds)`` distinct scalar agents, one per
+            stream (each reset with ``stream_generator(seed, role)`` before its first hand).
         seeds: ``(streams,)`` the seed of each stream's cards and decisions.
         deals: Deals each stream plays.
         rotations: ``(streams,)`` each stream's seating.
         aivat: Also total the AIVAT-corrected chips.
         samples: Boards sampled by the AIVAT equity on the flop and pre-flop.
         progress: Show a progress bar of hands on stderr.
+        on_hands: Called with the number of hands just finished (e.g. a worker's progress).
     """
     seed_of = np.asarray(seeds, dtype=np.uint64).reshape(-1)
     rotation = np.asarray(rotations, dtype=np.int64).reshape(-1)
     streams, n = len(seed_of), rules.num_seats
     if rotation.shape != (streams,):
         raise ValueError(f"{streams} seeds but {rotation.size} rotations")
+    if len(agents) != n:
+        raise ValueError(f"{len(agents)} agents for {n} seats")
     batch = HandBatch(rules, streams)
-    driver = Driver(batch, agents, aivat=aivat)
+    players = [_players(batch, agent) for agent in agents]
+    driver = Driver(batch, players, aivat=aivat)
     everyone = np.arange(streams)
-    driver.open(everyone, rotation)
+
+    def generator(table: int, role: int) -> np.random.Generator:
+        return stream_generator(int(seed_of[table]), role)
+
+    driver.open(everyone, rotation, generator)
     chips = np.zeros((streams, n), dtype=np.int64)
     corrected = np.zeros((streams, n)) if aivat else None
     hands = np.zeros(streams, dtype=np.int64)
@@ -120,6 +145,8 @@ def play_streams(
                 correct()
         hands[rows] += 1
         bar.update(len(rows))
+        if on_hands is not None:
+            on_hands(len(rows))
 
     with bar:
         deal(everyone)
@@ -129,3 +156,10 @@ def play_streams(
             deal(ended)
         correct()
     return StreamTotals(chips, corrected, hands)
+
+
+def _players(batch: HandBatch, agent: StreamAgent) -> BatchedAgent:
+    """A role's batched agent: itself, or its scalar agents behind the adapter."""
+    if isinstance(agent, list | tuple):
+        return ScalarTables(batch, agent)
+    return agent  # type: ignore[return-value]  # a BatchedAgent (a protocol, not checkable)

@@ -13,7 +13,7 @@ import pytest
 from agents.loki.params import Tightness
 from agents.loki.preflop import Group, PreflopStrategy, load_preflop_table
 from tuning.cli import main
-from tuning.evaluation import MatchProtocol, Namespace, play_block
+from tuning.evaluation import MatchProtocol, Namespace, evaluate_points
 from tuning.launch import run_trials
 from tuning.samplers import SamplerName
 from tuning.studies import AGENTS, StudySpec, make_spec, spec_from_attrs
@@ -78,10 +78,10 @@ def test_the_loki_defaults_are_the_published_loki() -> None:
     spec = loki_spec()
     protocol = MatchProtocol(opponents=("loki",), deals_per_block=6, blocks=1, seed=4)
     assert spec.agent_for(spec.defaults).params == spec.factory(spec.defaults).params
-    assert np.all(play_block(spec, spec.defaults, protocol, Namespace.TUNE, 0) == 0.0)
     looser = {**spec.defaults, "preflop_shift": 150.0, "make1": 0.4}
-    results = [play_block(spec, looser, protocol, Namespace.TUNE, b) for b in range(3)]
-    assert any(np.any(r != 0.0) for r in results)  # the knobs change the play
+    values = evaluate_points(spec, protocol, Namespace.TUNE, [spec.defaults, looser], range(3))
+    assert np.all(values.raw[0] == 0.0)
+    assert np.any(values.raw[1] != 0.0)  # the knobs change the play
 
 
 def test_preflop_shift_lowers_the_thresholds_of_the_agents_tightness_only() -> None:
@@ -104,7 +104,7 @@ def test_a_study_refuses_to_resume_with_another_agent(tmp_path: Path) -> None:
     protocol = MatchProtocol(opponents=("call",), deals_per_block=2, blocks=2, seed=1)
     base = {"study_name": "s", "trials": 1, "results_dir": tmp_path, "protocol": protocol}
     run_trials(StudySettings(**base, sampler=SamplerName.RANDOM))  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="exists with other agent, space"):
+    with pytest.raises(ValueError, match=r"exists with other settings: agent 'bpp' \(stored\) vs"):
         run_trials(
             StudySettings(**base, sampler=SamplerName.RANDOM, spec=loki_spec())  # type: ignore[arg-type]
         )
@@ -115,6 +115,7 @@ def test_cli_tunes_loki_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture
         "tune", "--agent", "loki", "--study", "lk", "--trials", "3", "--deals-per-block", "3",
         "--blocks", "2", "--results", str(tmp_path), "--sampler", "random", "--top-k", "1",
         "--reevaluation-blocks", "2", "--confirmation-blocks", "2", "--quiet",
+        "--batch-size", "3", "--pruner", "none", "--max-confirmation-blocks", "2",
     ]  # fmt: skip
     assert main(args) == 0
     assert "results in" in capsys.readouterr().out
@@ -142,7 +143,11 @@ def test_cli_refuses_bpp_options_for_loki(
 
 
 AGENT_FREE = (
+    "batches.py",
     "compare.py",
+    "compare_report.py",
+    "pool.py",
+    "racing.py",
     "evaluation.py",
     "launch.py",
     "objective.py",

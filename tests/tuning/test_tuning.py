@@ -1,4 +1,4 @@
-"""The tuning study: search space, objective, storage, workers, re-evaluation, outputs, CLI."""
+"""The tuning study: space, settings, batches and racing, resuming, storage, re-evaluation."""
 
 from __future__ import annotations
 
@@ -15,18 +15,20 @@ import pytest
 from optuna.trial import TrialState
 
 from agents.bpp import BPPParams
-from tuning.cli import main
-from tuning.evaluation import MatchProtocol, Namespace, play_block
+from tuning.batches import round_blocks
+from tuning.evaluation import MatchProtocol, Namespace, evaluate_points
 from tuning.launch import run_trials
-from tuning.objective import make_objective
+from tuning.pool import EvaluationPool
+from tuning.reevaluate import Candidate, Confirmation, Estimate, confirm
 from tuning.report import finish_study, write_outputs
 from tuning.samplers import GreedySampler, SamplerName, make_sampler
-from tuning.storage import open_storage, requeue_orphans, worker_tag
+from tuning.storage import fail_and_requeue, open_storage, requeue_orphans, worker_tag
 from tuning.studies import bpp
 from tuning.study import StudySettings, prepare_study
 
-TINY = MatchProtocol(opponents=("call",), deals_per_block=4, blocks=3, seed=11)
+TINY = MatchProtocol(opponents=("call",), deals_per_block=4, blocks=6, seed=11)
 BPP = bpp.spec()
+HOPELESS = bpp.from_params(BPPParams(fp=0.01, cp=0.01))  # near-uniform play
 
 
 def settings(tmp_path: Path, trials: int, **changes: object) -> StudySettings:
@@ -36,8 +38,16 @@ def settings(tmp_path: Path, trials: int, **changes: object) -> StudySettings:
         "results_dir": tmp_path,
         "protocol": TINY,
         "sampler": SamplerName.RANDOM,
+        "batch_size": 3,
+        "rounds": 2,
     }
     return StudySettings(**{**base, **changes})  # type: ignore[arg-type]
+
+
+def memory(tmp_path: Path, **changes: object) -> optuna.Study:
+    chosen = settings(tmp_path, **{"trials": 3, **changes})  # type: ignore[arg-type]
+    storage = open_storage("memory", results_dir=tmp_path, study_name="t")
+    return run_trials(chosen, storage=storage)
 
 
 def test_space_round_trips_bpp_params() -> None:
@@ -47,6 +57,11 @@ def test_space_round_trips_bpp_params() -> None:
         assert set(values) == set(space.names)
         assert bpp.to_params(values) == BPPParams()
     assert len(bpp.spec().names) == 10 and len(bpp.spec(per_round_alpha=True).names) == 16
+    curves = bpp.spec(curves_only=True)
+    assert len(curves.names) == 8 and all(n[:3] in ("fp_", "cp_") for n in curves.names)
+    assert bpp.to_params(curves.defaults) == BPPParams()
+    with pytest.raises(ValueError, match="exclude each other"):
+        bpp.spec(curves_only=True, per_round_alpha=True)
 
 
 @pytest.mark.parametrize(
@@ -63,96 +78,191 @@ def test_bad_ranges_are_refused(kwargs: dict[str, object], message: str) -> None
         bpp.spec(**kwargs)  # type: ignore[arg-type]
 
 
-def test_unknown_opponent_and_bad_protocols_are_refused() -> None:
+def test_bad_protocols_settings_and_names_are_refused(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match=r"unknown opponent 'nobody'.*registered agents"):
         MatchProtocol(opponents=("nobody",))
     with pytest.raises(ValueError, match="deals_per_block must be a positive integer"):
         MatchProtocol(deals_per_block=0)
     with pytest.raises(ValueError, match="at least one opponent"):
         MatchProtocol(opponents=())
+    with pytest.raises(ValueError, match="opponents repeat"):
+        MatchProtocol(opponents=("call", "call"))
+    for name in ("", ".", "..", "a/b", "a\\b"):
+        with pytest.raises(ValueError, match=r"study name must be non-empty, not '\.' or '\.\.'"):
+            settings(tmp_path, 1, study_name=name)
+    with pytest.raises(ValueError, match="unknown pruner 'nosuch'; choose one of none, wilcoxon"):
+        settings(tmp_path, 1, pruner="nosuch")
 
 
-def test_bad_storage_urls_give_clear_errors(tmp_path: Path) -> None:
-    with pytest.raises(ValueError, match="unsupported storage URL 'redis"):
+def test_storages_journal_files_and_clear_errors(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match=r"unsupported storage URL 'redis.*journal file"):
         open_storage("redis://localhost", results_dir=tmp_path, study_name="s")
     with pytest.raises(ValueError, match="cannot open the storage"):
         open_storage("sqlite:////nonexistent/dir/x.db", results_dir=tmp_path, study_name="s")
+    missing = tmp_path / "s" / "study.log"
+    with pytest.raises(ValueError, match="no journal file"):
+        open_storage(str(missing), results_dir=tmp_path, study_name="s", create=False)
+    run_trials(settings(tmp_path, 1, study_name="s"))
+    for url in (str(missing), f"journal:{missing}"):
+        storage = open_storage(url, results_dir=tmp_path, study_name="x")
+        assert len(optuna.load_study(study_name="s", storage=storage).trials) == 1
 
 
-def test_blocks_share_deals_across_candidates_and_namespaces_differ() -> None:
-    a = play_block(BPP, BPP.defaults, TINY, Namespace.TUNE, 0)
-    assert np.array_equal(a, play_block(BPP, BPP.defaults, TINY, Namespace.TUNE, 0))
-    assert not np.array_equal(a, play_block(BPP, BPP.defaults, TINY, Namespace.CONFIRM, 0))
-    assert len(a) == TINY.deals_per_block
+def test_rounds_cover_every_block_once() -> None:
+    assert round_blocks(10, 4) == [[0], [1], [2, 3, 4], [5, 6, 7, 8, 9]]
+    assert round_blocks(128, 4) == [
+        list(range(0, 16)), list(range(16, 32)), list(range(32, 64)), list(range(64, 128))
+    ]  # fmt: skip
+    assert round_blocks(2, 4) == [[0], [1]] and round_blocks(7, 1) == [list(range(7))]
 
 
-def test_objective_is_deterministic_for_fixed_seeds() -> None:
-    point = bpp.from_params(BPPParams(fp=(0.5, 2.0, 2.0, 4.0)))
-    objective = make_objective(BPP, TINY)
-    values = [objective(optuna.trial.FixedTrial(point)) for _ in range(2)]
-    assert values[0] == values[1]
-    other = make_objective(
-        BPP, MatchProtocol(opponents=("call",), deals_per_block=4, blocks=3, seed=12)
-    )
-    assert other(optuna.trial.FixedTrial(point)) != values[0]
-
-
-def test_two_trial_study_in_memory_starts_with_the_defaults(tmp_path: Path) -> None:
-    study = run_trials(
-        settings(tmp_path, 2, storage="memory"),
-        storage=open_storage("memory", results_dir=tmp_path, study_name="t"),
-    )
-    trials = study.get_trials(states=(TrialState.COMPLETE,))
-    assert len(trials) == 2
-    assert trials[0].user_attrs["source"] == "defaults"
-    assert trials[0].params == bpp.from_params(BPPParams())
-    assert trials[0].user_attrs["hands"] == TINY.hands_per_block * TINY.blocks
+def test_a_study_starts_with_the_defaults_and_pairs_every_trial_with_them(
+    tmp_path: Path,
+) -> None:
+    study = memory(tmp_path, trials=4)
+    trials = study.get_trials()
+    assert [t.state for t in trials] == [TrialState.COMPLETE] * 4
+    first = trials[0]
+    assert first.user_attrs["source"] == "defaults" and first.params == BPP.defaults
+    defaults = np.array(study.user_attrs["defaults_blocks"]["aivat"])
+    assert len(defaults) == TINY.blocks
+    assert first.value == pytest.approx(defaults.mean()) and first.user_attrs["diff"] == 0.0
+    for trial in trials:
+        played = sorted(trial.intermediate_values)
+        assert played == list(range(trial.user_attrs["blocks"]))  # one report per block
+        diffs = np.array([trial.intermediate_values[b] for b in played]) - defaults[played]
+        assert trial.user_attrs["diff"] == pytest.approx(diffs.mean())
+        assert trial.value == pytest.approx(defaults.mean() + diffs.mean())
+        assert trial.user_attrs["hands"] == TINY.hands_per_block * len(played)
     assert not (tmp_path / "t").exists()  # nothing written for an in-memory study
 
 
-def test_a_study_resumes_up_to_the_new_total_and_refuses_a_changed_protocol(
+def test_racing_drops_a_hopeless_candidate_and_never_the_defaults(tmp_path: Path) -> None:
+    protocol = MatchProtocol(opponents=("call",), deals_per_block=20, blocks=16, seed=3)
+    chosen = settings(tmp_path, 2, protocol=protocol, rounds=2, batch_size=2)
+    storage = open_storage("memory", results_dir=tmp_path, study_name="t")
+    prepare_study(chosen, storage).enqueue_trial(HOPELESS)
+    defaults, hopeless = run_trials(chosen, storage=storage).get_trials()
+    assert not defaults.user_attrs["pruned"] and defaults.user_attrs["blocks"] == 16
+    assert hopeless.user_attrs["pruned"] and hopeless.user_attrs["blocks"] == 8
+    assert hopeless.state == TrialState.COMPLETE and hopeless.value is not None
+    assert hopeless.value < defaults.value  # type: ignore[operator]
+    unraced = settings(tmp_path, 2, protocol=protocol, pruner="none", study_name="u")
+    storage = open_storage("memory", results_dir=tmp_path, study_name="u")
+    prepare_study(unraced, storage).enqueue_trial(HOPELESS)
+    assert not run_trials(unraced, storage=storage).get_trials()[1].user_attrs["pruned"]
+
+
+def test_the_same_seed_gives_the_same_study_bit_for_bit_with_any_workers(
     tmp_path: Path,
 ) -> None:
-    first = run_trials(settings(tmp_path, 2))
-    before = [(t.number, t.params, t.value) for t in first.get_trials()]
-    resumed = run_trials(settings(tmp_path, 4))
-    after = [(t.number, t.params, t.value) for t in resumed.get_trials()]
-    assert after[:2] == before and len(after) == 4
-    assert (tmp_path / "t" / "study.log").exists()
-    changed = MatchProtocol(opponents=("call",), deals_per_block=5, blocks=3, seed=11)
-    with pytest.raises(ValueError, match="exists with other protocol"):
-        run_trials(settings(tmp_path, 5, protocol=changed))
+    def trials(workers: int, name: str) -> list[tuple[dict[str, float], float | None]]:
+        chosen = settings(tmp_path, 5, sampler=SamplerName.TPE, study_name=name)
+        study = run_trials(chosen, workers=workers)
+        return [(t.params, t.value) for t in study.get_trials()]
+
+    assert trials(1, "one") == trials(2, "two")
 
 
-def test_two_workers_honour_the_total_without_duplicates(tmp_path: Path) -> None:
-    study = run_trials(settings(tmp_path, 7, sampler=SamplerName.RANDOM), workers=2)
-    trials = study.get_trials()
-    assert [t.state for t in trials] == [TrialState.COMPLETE] * 7
-    assert sorted(t.number for t in trials) == list(range(7))
-    assert len({tuple(sorted(t.params.items())) for t in trials}) == 7
-    assert len({t.user_attrs["worker"] for t in trials}) == 2
+def test_a_resumed_study_never_proposes_an_evaluated_point_again(tmp_path: Path) -> None:
+    """Issue 16: after Ctrl-C, trials 18-21 repeated 1-4 (samplers re-seeded as before)."""
+    study = run_trials(settings(tmp_path, 4))
+    interrupted = [study.ask() for _ in range(2)]  # a batch cut short, as Ctrl-C leaves it
+    for trial in interrupted:
+        BPP.suggest(trial)
+    fail_and_requeue(study, [t.number for t in interrupted])
+    resumed = run_trials(settings(tmp_path, 8))
+    complete = resumed.get_trials(states=(TrialState.COMPLETE,))
+    points = [tuple(sorted(t.params.items())) for t in complete]
+    assert len(complete) == 8 and len(set(points)) == 8
+    retried = [t for t in complete if t.system_attrs.get("retry_history")]
+    assert sorted(t.params["alpha"] for t in retried) == sorted(
+        t.params["alpha"] for t in interrupted
+    )
+
+
+def test_an_interrupted_batch_is_failed_and_queued_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls = []
+
+    def interrupt(*args: object, **kwargs: object) -> object:
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return original(*args, **kwargs)  # type: ignore[arg-type]
+
+    original = EvaluationPool.evaluate
+    monkeypatch.setattr(EvaluationPool, "evaluate", lambda self, *a, **k: interrupt(self, *a, **k))
+    with pytest.raises(KeyboardInterrupt):
+        run_trials(settings(tmp_path, 3))
+    study = optuna.load_study(study_name="t", storage=settings(tmp_path, 3).open())
+    states = [t.state for t in study.get_trials()]
+    assert states == [TrialState.FAIL] * 3 + [TrialState.WAITING] * 3
+    failed, queued = study.get_trials()[:3], study.get_trials()[3:]
+    assert [t.params for t in failed] == [t.params for t in queued]
+
+
+def test_resuming_with_other_settings_names_the_differences(tmp_path: Path) -> None:
+    run_trials(settings(tmp_path, 1))
+    changed = MatchProtocol(opponents=("call",), deals_per_block=5, blocks=6, seed=11)
+    with pytest.raises(ValueError) as error:
+        run_trials(settings(tmp_path, 2, protocol=changed, sampler=SamplerName.TPE))
+    message = str(error.value)
+    assert "protocol.deals_per_block 4 (stored) vs 5 (asked)" in message
+    assert "sampler 'random' (stored) vs 'tpe' (asked)" in message
+    lines = (tmp_path / "t" / "study.log").read_text().count("\n")
+    with pytest.raises(ValueError):
+        run_trials(settings(tmp_path, 2, protocol=changed))
+    assert (tmp_path / "t" / "study.log").read_text().count("\n") == lines  # nothing written
 
 
 def test_reevaluation_confirmation_outputs_and_plots(tmp_path: Path) -> None:
-    study = run_trials(settings(tmp_path, 4))
-    finish_study(study, BPP, TINY, top_k=2, reevaluation_blocks=3, confirmation_blocks=3)
+    study = run_trials(settings(tmp_path, 4, pruner="none"))
+    with EvaluationPool(BPP, TINY) as pool:
+        finish_study(
+            study, pool, top_k=2, reevaluation_blocks=3, confirmation_blocks=2,
+            target_half_width=1e-9, max_confirmation_blocks=5,
+        )  # fmt: skip
     reevaluation = study.user_attrs["reevaluation"]
     assert reevaluation[0]["label"] == "defaults" and len(reevaluation) == 3
-    for row in reevaluation:
-        assert row["ci"][0] <= row["mean"] <= row["ci"][1]
+    confirmation = study.user_attrs["confirmation"]
+    assert confirmation["hands"] == 5 * TINY.hands_per_block  # played up to the cap
     files = write_outputs(study, tmp_path / "t")
     names = {p.name for p in files}
     assert {"best_params.json", "trials.csv", "reevaluation.csv", "summary.md"} <= names
     assert {"curves.png", "history.png", "confirmation.png"} <= names
-    for path in files:
-        assert path.stat().st_size > 0
     best = json.loads((tmp_path / "t" / "best_params.json").read_text())
     assert best["defaults"] == BPPParams().to_dict()
-    assert BPPParams.from_dict(best["tuned"])  # a valid parameter set
+    assert best["recommended"] in ("tuned", "defaults") and "the defaults" in best["verdict"]
     with (tmp_path / "t" / "trials.csv").open() as handle:
-        assert len(list(csv.DictReader(handle))) == 4
+        rows = list(csv.DictReader(handle))
+    assert len(rows) == 4 and rows[1]["paired_se"] and rows[0]["diff"] == "0.0"
     summary = (tmp_path / "t" / "summary.md").read_text()
-    assert "## Confirmation" in summary and "hands per CPU-second" in summary
+    assert "**Answer: the tuned parameters" in summary and "paired standard error" in summary
+
+
+def test_the_confirmation_stops_as_soon_as_its_interval_is_narrow_enough() -> None:
+    with EvaluationPool(BPP, TINY) as pool:
+        defaults = Candidate("defaults", None, dict(BPP.defaults))
+        same = Candidate("trial 1", 1, dict(BPP.defaults))
+        done = confirm(pool, defaults, same, blocks=2, target_half_width=0.01, max_blocks=8)
+    assert done.hands == 2 * TINY.hands_per_block and done.half_width == 0.0
+
+
+def test_the_verdict_says_beat_do_not_beat_or_lose() -> None:
+    def confirmation(lo: float, hi: float) -> Confirmation:
+        tuned = Estimate("trial 3", 3, 1000, 0.2, (0.1, 0.3), (lo + hi) / 2, (lo, hi))
+        base = Estimate("defaults", None, 1000, 0.1, (0.0, 0.2), 0.0, (0.0, 0.0))
+        return Confirmation.of(base, tuned, 0.01)
+
+    assert (
+        confirmation(0.002, 0.012)
+        .verdict()
+        .startswith("the tuned parameters (trial 3) beat the defaults by 0.0070 sb/hand")
+    )
+    assert "do not beat the defaults" in confirmation(-0.004, 0.006).verdict()
+    assert "lose to the defaults by 0.0070" in confirmation(-0.012, -0.002).verdict()
 
 
 def test_greedy_sampler_perturbs_the_incumbent_within_bounds() -> None:
@@ -174,38 +284,6 @@ def test_unknown_sampler_is_refused() -> None:
         make_sampler("annealing", 0)
 
 
-def test_cli_tune_then_plot_from_the_stored_study(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    args = [
-        "tune", "--study", "cli", "--trials", "3", "--opponent", "call", "--deals-per-block",
-        "3", "--blocks", "2", "--results", str(tmp_path), "--sampler", "random", "--top-k", "1",
-        "--reevaluation-blocks", "2", "--confirmation-blocks", "2", "--quiet",
-    ]  # fmt: skip
-    assert main(args) == 0
-    out = capsys.readouterr().out
-    assert "results in" in out
-    (tmp_path / "cli" / "plots" / "curves.png").unlink()
-    assert main(["plot", "--study", "cli", "--results", str(tmp_path)]) == 0
-    assert (tmp_path / "cli" / "plots" / "curves.png").stat().st_size > 0
-
-
-@pytest.mark.parametrize(
-    ("extra", "message"),
-    [
-        (["--opponent", "nobody"], "unknown opponent 'nobody'"),
-        (["--range", "alpha=1:1"], "empty range for alpha"),
-        (["--storage", "ftp://x"], "unsupported storage URL"),
-        (["--sampler", "annealing"], "unknown sampler"),
-    ],
-)
-def test_cli_reports_bad_arguments(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str], message: str
-) -> None:
-    assert main(["tune", "--study", "bad", "--results", str(tmp_path), *extra]) == 2
-    assert message in capsys.readouterr().err
-
-
 def test_a_dead_local_workers_trial_is_failed_and_queued_again(tmp_path: Path) -> None:
     """Journal storages have no heartbeat: trials of dead local processes are re-queued."""
     study = run_trials(settings(tmp_path, 1))
@@ -225,33 +303,25 @@ def test_a_dead_local_workers_trial_is_failed_and_queued_again(tmp_path: Path) -
 
 
 @pytest.mark.parametrize("sampler", list(SamplerName))
-def test_every_sampler_runs_a_study(tmp_path: Path, sampler: SamplerName) -> None:
-    storage = open_storage("memory", results_dir=tmp_path, study_name="t")
-    study = run_trials(settings(tmp_path, 3, sampler=sampler), storage=storage)
+def test_every_sampler_runs_batches(tmp_path: Path, sampler: SamplerName) -> None:
+    study = memory(tmp_path, trials=4, sampler=sampler, protocol=MatchProtocol(
+        opponents=("call",), deals_per_block=2, blocks=2, seed=1))  # fmt: skip
     trials = study.get_trials(states=(TrialState.COMPLETE,))
-    assert len(trials) == 3
+    assert len(trials) == 4
+    assert len({tuple(sorted(t.params.items())) for t in trials}) == 4
     for trial in trials:
         assert BPP.outside(trial.params) == []
 
 
-def test_wilcoxon_prunes_a_hopeless_trial_and_returns_its_partial_mean(tmp_path: Path) -> None:
-    protocol = MatchProtocol(opponents=("call",), deals_per_block=20, blocks=12, seed=3)
-    chosen = settings(tmp_path, 2, protocol=protocol, pruner="wilcoxon")
-    storage = open_storage("memory", results_dir=tmp_path, study_name="t")
-    study = prepare_study(chosen, storage)
-    hopeless = bpp.from_params(BPPParams(fp=0.01, cp=0.01))  # near-uniform play
-    study.enqueue_trial(hopeless)
-    best, pruned = run_trials(chosen, storage=storage).get_trials()
-    assert not best.user_attrs["pruned"] and best.user_attrs["blocks"] == 12
-    assert pruned.user_attrs["pruned"] and 5 <= pruned.user_attrs["blocks"] < 12
-    assert pruned.state == TrialState.COMPLETE and pruned.value is not None
-    assert pruned.value < best.value  # type: ignore[operator]
+def test_a_hands_budget_stops_asking_batches(tmp_path: Path) -> None:
+    protocol = MatchProtocol(opponents=("call",), deals_per_block=2, blocks=2, seed=1)
+    study = memory(tmp_path, trials=100, hands_budget=30, pruner="none", protocol=protocol)
+    assert len(study.trials) == 6  # 8 hands a trial, 3 a batch: the second batch passes 30
 
 
-def test_a_sequential_study_is_reproducible(tmp_path: Path) -> None:
-    def trials() -> list[tuple[dict[str, float], float | None]]:
-        storage = open_storage("memory", results_dir=tmp_path, study_name="t")
-        study = run_trials(settings(tmp_path, 3, sampler=SamplerName.TPE), storage=storage)
-        return [(t.params, t.value) for t in study.get_trials()]
-
-    assert trials() == trials()
+def test_curves_only_points_play_with_the_default_alphas() -> None:
+    curves = bpp.spec(curves_only=True)
+    point = {**curves.defaults, "fp_flop": 2.0}
+    a = evaluate_points(curves, TINY, Namespace.TUNE, [point], range(2))
+    b = evaluate_points(BPP, TINY, Namespace.TUNE, [{**BPP.defaults, "fp_flop": 2.0}], range(2))
+    assert np.array_equal(a.aivat, b.aivat)

@@ -35,13 +35,16 @@ def pg_url() -> str:
     return PG_URL
 
 
-def create(url: str, name: str, trials: int, protocol: MatchProtocol, heartbeat: int = 60) -> None:
+def create(
+    url: str, name: str, trials: int, protocol: MatchProtocol, heartbeat: int = 60, batch: int = 4
+) -> None:
     settings = StudySettings(
         study_name=name,
         trials=trials,
         storage=url,
         protocol=protocol,
         sampler=SamplerName.RANDOM,
+        batch_size=batch,
         heartbeat_interval=heartbeat,
         grace_period=3 * heartbeat,
     )
@@ -120,18 +123,21 @@ def test_several_processes_open_the_same_fresh_database_at_once(pg_url: str) -> 
         admin.dispose()
 
 
-def test_a_worker_killed_mid_trial_has_its_trial_retried(pg_url: str) -> None:
+def test_a_worker_killed_mid_batch_has_its_trials_retried(pg_url: str) -> None:
     name = unique("killed")
     heartbeat = 1
-    # Trials of a few hundred hands each, long enough to be killed in the middle of one.
+    # Batches of two trials of a few thousand hands, long enough to be killed in one.
     protocol = MatchProtocol(opponents=("rule",), deals_per_block=150, blocks=4)
-    create(pg_url, name, 6, protocol, heartbeat)
+    create(pg_url, name, 6, protocol, heartbeat, batch=2)
     victim = worker(pg_url, name, 0, heartbeat)
     study = optuna.load_study(study_name=name, storage=pg_url)
     deadline = time.monotonic() + 120
-    while not any(  # a trial of the victim's, with all its parameters drawn
-        t.user_attrs.get("worker", "").endswith(f":{victim.pid}") and len(t.params) == 10
-        for t in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,))
+    while (
+        sum(  # the victim's batch, asked with all its parameters drawn: being played
+            t.user_attrs.get("worker", "").endswith(f":{victim.pid}") and len(t.params) == 10
+            for t in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,))
+        )
+        < 2
     ):
         assert time.monotonic() < deadline, "the victim never started a trial"
         assert victim.poll() is None, victim.communicate()[1]
@@ -144,10 +150,11 @@ def test_a_worker_killed_mid_trial_has_its_trial_retried(pg_url: str) -> None:
     trials = study.get_trials()
     complete = [t for t in trials if t.state == TrialState.COMPLETE]
     failed = [t for t in trials if t.state == TrialState.FAIL]
-    assert len(complete) == 6 and len(failed) == 1
+    assert len(complete) == 6 and len(failed) == 2  # the victim's batch
     assert {t.state for t in trials} == {TrialState.COMPLETE, TrialState.FAIL}
-    retries = [t for t in complete if t.system_attrs.get("retry_history") == [failed[0].number]]
-    assert len(retries) == 1 and retries[0].params == failed[0].params
+    for lost in failed:
+        retries = [t for t in complete if t.system_attrs.get("retry_history") == [lost.number]]
+        assert len(retries) == 1 and retries[0].params == lost.params
 
 
 def test_wrong_password_gives_a_clear_error(

@@ -21,3 +21,13 @@ def _whole_number(text: str, *, minimum: int, requirement: str) -> int:
     if value < minimum:
         raise argparse.ArgumentTypeError(f"{requirement}, got {value}")
     return value
+
+
+def positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not value > 0 or value != value or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive finite number, got {text}")
+    return value

@@ -1,11 +1,17 @@
-"""``holdem-lab compare-samplers``: Optuna's default sampler against the stochastic greedy search.
+"""``holdem-lab compare-samplers``: samplers at equal budgets in hands, on held-out deals.
 
-    holdem-lab compare-samplers --samplers tpe greedy --seeds 0 1 2 --trials 40 --workers 2
+    holdem-lab compare-samplers --samplers tpe greedy --seeds 0 1 2 --workers 2
+    holdem-lab compare-samplers --preset carlton --workers 2   # greedy vs TPE over fp / cp
+    holdem-lab compare-samplers --budget-hands 200000 --blocks 8 --deals-per-block 50 \\
+        --holdout-blocks 16 --seeds 0 1 --out runs/tiny-comparison     # a quick look
 
-Runs one study per (sampler, seed) of --agent's parameters (bpp by default) under
-results/<out>/ with equal hands budgets, plays each study's pick and the agent's defaults on
-the same held-out deals, and writes comparison.md,
-comparison.json and holdout.png there. Re-running resumes the studies.
+Runs one study per (sampler, seed) of --agent's parameters (bpp by default) under OUT
+(runs/sampler-comparison/ by default, ignored by git) with the same budget in hands, each on
+the batched engine like holdem-lab tune. Then it plays every study's incumbents and the
+agent's defaults on the same held-out deals and writes comparison.md (which sampler wins, with
+an interval over seeds), comparison.json, regret.png (the incumbent's held-out value against
+the hands spent) and holdout.png there. Re-running resumes the studies; other sizes need
+another --out.
 """
 
 from __future__ import annotations
@@ -16,35 +22,36 @@ from pathlib import Path
 from typing import Any
 
 from tuning.cli._args import positive_int, seed
-from tuning.studies import AGENTS, DEFAULT_AGENT
+from tuning.cli.tune import SAMPLERS, add_study_options, apply_preset, study_parts
+
+DEFAULT_SAMPLERS = ("tpe", "cmaes", "gp", "random", "greedy")
+PRESET_SAMPLERS = {"carlton": ("greedy", "tpe")}
 
 
 def add_parser(sub: Any) -> None:
     """Add the ``compare-samplers`` sub-command."""
     parser = sub.add_parser(
         "compare-samplers",
-        help="compare samplers (e.g. tpe vs greedy) at equal budgets on held-out deals",
+        help="compare samplers at equal budgets in hands on held-out deals",
         description=__doc__.split("\n\n", 1)[1] if __doc__ else None,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--agent", default=DEFAULT_AGENT, choices=AGENTS)
-    parser.add_argument("--samplers", nargs="+", default=["tpe", "greedy"])
-    parser.add_argument("--seeds", nargs="+", type=seed, default=[0, 1, 2])
-    parser.add_argument("--trials", type=positive_int, default=40)
+    parser.add_argument("--samplers", nargs="+", choices=SAMPLERS, help="default: all five")
+    parser.add_argument("--seeds", nargs="+", type=seed, default=[0, 1, 2, 3, 4])
     parser.add_argument(
-        "--opponent", nargs="+", metavar="AGENT", help="default: the agent's study's default"
+        "--budget-hands",
+        type=positive_int,
+        default=4_096_000,
+        help="hands each study may spend (no new batch once spent)",
     )
-    parser.add_argument("--deals-per-block", type=positive_int, default=250)
-    parser.add_argument("--blocks", type=positive_int, default=40)
-    parser.add_argument("--seed", type=seed, default=0, help="root seed of the deals")
-    parser.add_argument("--holdout-blocks", type=positive_int, default=100)
-    parser.add_argument("--workers", type=positive_int, default=1)
-    parser.add_argument("--out", type=Path, default=Path("results/sampler-comparison"))
+    add_study_options(parser)
+    parser.add_argument("--holdout-blocks", type=positive_int, default=128)
+    parser.add_argument("--out", type=Path, default=Path("runs/sampler-comparison"))
     parser.add_argument("--quiet", action="store_true")
     parser.add_argument(
         "--report-only",
         action="store_true",
-        help="redraw comparison.md and holdout.png from OUT/comparison.json, playing nothing",
+        help="redraw comparison.md and the figures from OUT/comparison.json, playing nothing",
     )
     parser.set_defaults(command=run, parser=parser)
 
@@ -52,10 +59,8 @@ def add_parser(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the comparison and write its report."""
     from tuning.cli._optuna import quiet_optuna
-    from tuning.compare import run_comparison, write_report
-    from tuning.evaluation import MatchProtocol
-    from tuning.samplers import sampler_kind
-    from tuning.studies import make_spec
+    from tuning.compare import run_comparison
+    from tuning.compare_report import write_report
 
     quiet_optuna()
 
@@ -69,33 +74,43 @@ def run(args: argparse.Namespace) -> int:
         files = write_report(json.loads(stored.read_text()), args.out)
         sys.stdout.write("".join(f"{path}\n" for path in files))
         return 0
+    samplers = args.samplers or PRESET_SAMPLERS.get(args.preset or "", DEFAULT_SAMPLERS)
+    args.sampler = samplers[0]  # unused by the comparison; keeps the preset from setting it
+    apply_preset(args)
     try:
-        for name in args.samplers:  # before the first study runs
-            sampler_kind(name)
-        spec = make_spec(args.agent)
-        protocol = MatchProtocol(
-            opponents=tuple(args.opponent or spec.default_opponents),
-            deals_per_block=args.deals_per_block,
-            blocks=args.blocks,
-            seed=args.seed,
-        )
+        spec, protocol = study_parts(args)
     except ValueError as error:
         parser.error(str(error))
     try:
         data = run_comparison(
             spec,
-            args.samplers,
+            samplers,
             args.seeds,
-            trials=args.trials,
+            budget_hands=args.budget_hands,
             protocol=protocol,
             holdout_blocks=args.holdout_blocks,
             results_dir=args.out,
             workers=args.workers,
+            batch_size=args.batch_size,
+            rounds=args.rounds,
+            pruner=args.pruner,
             progress=not args.quiet,
         )
         files = write_report(data, args.out)
     except (ValueError, RuntimeError) as error:
-        sys.stderr.write(f"holdem-lab compare-samplers: error: {error}\n")
+        hint = (
+            " (a comparison of other sizes needs another --out)" if "exists" in str(error) else ""
+        )
+        sys.stderr.write(f"holdem-lab compare-samplers: error: {error}{hint}\n")
         return 1
     sys.stdout.write("".join(f"{path}\n" for path in files))
+    sys.stdout.write(write_summary_line(files[1]))
     return 0
+
+
+def write_summary_line(markdown: Path) -> str:
+    """The verdict line of ``comparison.md`` (its first bold line)."""
+    for line in markdown.read_text().splitlines():
+        if line.startswith("**"):
+            return line.strip("*") + "\n"
+    return ""

@@ -2,11 +2,13 @@
 
     holdem-lab agents                                  # the registered agent names
     holdem-lab match rule call --hands 4000 --seed 1   # a duplicate match, as a table
-    holdem-lab tune --study demo --trials 40           # an Optuna study of BPP's parameters
+    holdem-lab tune                                    # the default study of BPP -> runs/default/
     holdem-lab tune --agent loki --study loki-demo     # ... or of Loki's
     holdem-lab worker --study big --storage postgresql://...   # join a study from any machine
     holdem-lab plot --study demo                       # redraw a study's files
-    holdem-lab compare-samplers                        # samplers at equal budgets
+    holdem-lab compare-samplers                        # samplers at equal budgets in hands
+    holdem-lab pilot --opponent call                   # the paired noise that sizes a study
+    holdem-lab transfer --studies a b --opponents call raise   # tuned for X, played vs Y
     holdem-lab train --opponents call --steps 200000 --seed 1  # masked PPO (rl extra)
     holdem-lab learning-curve bpp --opponent pair-raise        # opponent modelling on / off
     holdem-lab ir-tables / bpp-tables / loki-fit       # regenerate the agents' shipped data
@@ -31,8 +33,10 @@ from tuning.cli import (
     list_agents,
     loki_fit,
     match,
+    pilot,
     plot,
     train,
+    transfer,
     tune,
     worker,
 )
@@ -43,11 +47,13 @@ COMMANDS = (
     ir_tables,
     loki_fit,
     tune,
+    pilot,
     plot,
     worker,
     train,
     bpp_tables,
     compare_samplers,
+    transfer,
     learning_curve,
 )
 """The sub-command modules, each with ``add_parser(sub)`` that sets ``command=run``."""

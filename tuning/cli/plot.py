@@ -1,6 +1,7 @@
 """``holdem-lab plot``: regenerate a study's files and figures from the stored study alone.
 
-holdem-lab plot --study demo                  # reads results/demo/study.log
+holdem-lab plot --study demo                  # reads runs/demo/study.log
+holdem-lab plot --study default --results results   # the committed default study
 holdem-lab plot --study pg --storage postgresql://user:pw@host/db
 """
 
@@ -22,9 +23,11 @@ def add_parser(sub: Any) -> None:
     )
     parser.add_argument("--study", required=True, help="study name")
     parser.add_argument(
-        "--storage", help="Optuna storage URL (default: results/<study>/study.log)"
+        "--storage", help="Optuna storage URL (default: <results>/<study>/study.log)"
     )
-    parser.add_argument("--results", type=Path, default=Path("results"), help="results directory")
+    parser.add_argument(
+        "--results", type=Path, default=Path("runs"), help="results directory (default runs/)"
+    )
     parser.set_defaults(command=run, parser=parser)
 
 

@@ -5,8 +5,10 @@ alphas are what the thesis tuned): ``alpha`` and ``alpha_prime`` in [0, 2] on a 
 (1 means "one full bet per remaining round"), and ``fp_<round>``, ``cp_<round>`` for the four
 betting rounds in [0.01, 10] on a log scale (the curves need positive steepness; 0.01 is
 near-uniform play, 10 nearly deterministic). With ``per_round_alpha`` the two alphas become
-eight, one per round. The figure is the betting curves of every round, Carlton's figures 8
-and 9, the defaults dashed beside the tuned values.
+eight, one per round; with ``curves_only`` only the eight fp / cp are searched and the alphas
+keep their defaults (the thesis's own search: "the eight curve parameters"). The figure is the
+betting curves of every round, Carlton's figures 8 and 9, the defaults dashed beside the tuned
+values. Many points play at once as one ``BatchedBPP`` with per-table parameters.
 
 >>> spec().names[:4]
 ('alpha', 'alpha_prime', 'fp_preflop', 'fp_flop')
@@ -18,7 +20,7 @@ ValueError: empty range for alpha: low 1.0 must be below high 1.0
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,9 +29,10 @@ import numpy.typing as npt
 from matplotlib.figure import Figure
 
 from agents.bpp import BPPAgent, BPPParams, fold_probability, pass_probability
+from agents.bpp.batched_agent import BatchedBPP
 from tuning.studies.spec import ParamRange, StudySpec, with_ranges
 
-__all__ = ["ROUNDS", "from_params", "plot_curves", "spec", "to_params"]
+__all__ = ["ROUNDS", "batched_agent", "from_params", "plot_curves", "spec", "to_params"]
 
 ROUNDS = ("preflop", "flop", "turn", "river")
 ALPHA_RANGE = (0.0, 2.0)
@@ -37,26 +40,40 @@ STEEPNESS_RANGE = (0.01, 10.0)
 
 
 def spec(
-    *, per_round_alpha: bool = False, ranges: Mapping[str, tuple[float, float]] | None = None
+    *,
+    per_round_alpha: bool = False,
+    curves_only: bool = False,
+    ranges: Mapping[str, tuple[float, float]] | None = None,
 ) -> StudySpec:
     """The BPP study; ``ranges`` overrides ``{name: (low, high)}`` of the default ranges.
 
     Args:
         per_round_alpha: Search ``alpha_<round>`` and ``alpha_prime_<round>`` instead of two
             global alphas.
+        curves_only: Search only the eight fp / cp (the alphas keep their defaults).
         ranges: Overrides of the default ranges; unknown names raise ``ValueError``.
     """
+    if per_round_alpha and curves_only:
+        raise ValueError("per_round_alpha and curves_only exclude each other")
+    params = _params(per_round_alpha)
+    defaults = from_params(BPPParams(), per_round_alpha=per_round_alpha)
+    options: dict[str, Any] = {"per_round_alpha": per_round_alpha}
+    if curves_only:
+        params = tuple(p for p in params if p.name[:3] in ("fp_", "cp_"))
+        defaults = {p.name: defaults[p.name] for p in params}
+        options["curves_only"] = True
     return StudySpec(
         agent="bpp",
-        title="BPP (mixed strategy)",
-        params=with_ranges(_params(per_round_alpha), ranges or {}),
-        defaults=from_params(BPPParams(), per_round_alpha=per_round_alpha),
+        title="BPP (mixed strategy)" + (", betting curves only" if curves_only else ""),
+        params=with_ranges(params, ranges or {}),
+        defaults=defaults,
         factory=agent,
+        batched=batched_agent,
         settings=settings,
         default_opponents=("bpp-curves",),  # Carlton tuned against the curve BPP
         figure=plot_curves,
         figure_name="curves.png",
-        options={"per_round_alpha": per_round_alpha},
+        options=options,
     )
 
 
@@ -77,8 +94,10 @@ def _params(per_round_alpha: bool) -> tuple[ParamRange, ...]:
 
 def to_params(values: Mapping[str, Any]) -> BPPParams:
     """The ``BPPParams`` of a point (other fields keep their defaults); per-round alphas when
-    the point has ``alpha_preflop``."""
+    the point has ``alpha_preflop``; the default alphas when it has only the curves."""
     per_round_alpha = "alpha_preflop" in values
+    if not per_round_alpha and "alpha" not in values and "alpha_prime" not in values:
+        values = {**from_params(BPPParams()), **values}  # a curves-only point
     missing = {p.name for p in _params(per_round_alpha)} - set(values)
     if missing:
         raise ValueError(f"missing parameter(s) {sorted(missing)}")
@@ -123,6 +142,12 @@ def agent(values: Mapping[str, float]) -> BPPAgent:
     return BPPAgent(to_params(values))
 
 
+def batched_agent(points: Sequence[Mapping[str, float]]) -> BatchedBPP:
+    """BPP (mixed strategy) at ``len(points)`` tables, table ``t`` with the parameters of
+    ``points[t]``."""
+    return BatchedBPP(len(points), [to_params(values) for values in points])
+
+
 def settings(values: Mapping[str, float]) -> dict[str, Any]:
     """Every ``BPPParams`` value of a point, flat (``BPPParams.to_dict``)."""
     return dict(to_params(values).to_dict())
@@ -136,10 +161,13 @@ CURVES: tuple[tuple[Curve, str, str, str], ...] = (
 )
 
 
-def plot_curves(defaults: Mapping[str, float], tuned: Mapping[str, float], path: Path) -> None:
+def plot_curves(
+    defaults: Mapping[str, float], tuned: Mapping[str, float], path: Path, verdict: str = ""
+) -> None:
     """The fold and call curves of every round, defaults against tuned (Carlton's figures 8
     and 9: the fold probability against (EW(pass) - EW(fold)) / B, the pass/call probability
-    when not folding against (EW(bet) - EW(pass)) / B)."""
+    when not folding against (EW(bet) - EW(pass)) / B), titled with ``verdict`` (whether
+    the tuned curves beat the defaults)."""
     x = np.linspace(-4.0, 4.0, 401)
     fig = Figure(figsize=(13, 6))
     axes = fig.subplots(2, 4, sharey=True)
@@ -155,6 +183,7 @@ def plot_curves(defaults: Mapping[str, float], tuned: Mapping[str, float], path:
             ax.set_xlabel(xlabel)
             ax.legend(fontsize=7, loc="upper right")
         axes[row, 0].set_ylabel(ylabel)
-    fig.suptitle("BPP mixed-strategy betting curves (Carlton 2000, figures 8 and 9)")
+    title = "BPP mixed-strategy betting curves (Carlton 2000, figures 8 and 9)"
+    fig.suptitle(f"{title}\n{verdict}" if verdict else title)
     fig.tight_layout()
     fig.savefig(path, dpi=110)

@@ -195,9 +195,14 @@ def shifted_table(tightness: Tightness, shift: float) -> PreflopTable:
 ZONES = (("check / fold (or odds)", "0.85"), ("bet / call (Make1)", "0.55"), ("raise", "0.25"))
 
 
-def plot_loki(defaults: Mapping[str, float], tuned: Mapping[str, float], path: Path) -> None:
-    """Post-flop EHS' zones and pre-flop heads-up thresholds, defaults against tuned."""
+def plot_loki(
+    defaults: Mapping[str, float], tuned: Mapping[str, float], path: Path, verdict: str = ""
+) -> None:
+    """Post-flop EHS' zones and pre-flop heads-up thresholds, defaults against tuned, titled
+    with ``verdict``."""
     fig = Figure(figsize=(12, 5))
+    if verdict:
+        fig.suptitle(verdict)
     left, right = fig.subplots(1, 2, gridspec_kw={"width_ratios": [3, 2]})
     for row, values in enumerate((defaults, tuned)):
         cuts = [0.0, values["make1"], values["make2"], 1.0]

@@ -1,8 +1,9 @@
 """What a tuning study tunes: ``StudySpec``, one object per agent (``tuning.studies.bpp``, ...).
 
 A spec names the agent, lists the searched parameters with their bounds and scales, gives the
-defaults (queued as trial 0), builds the agent of a parameter point, and says how to report and
-draw a point. Everything else (objective, evaluation, storage, re-evaluation, reports) reads the
+defaults (queued as trial 0), builds the agent of a parameter point (and, for the batched
+engine, the players of many points at once: ``players``), and says how to report and draw a
+point. Everything else (objective, evaluation, storage, re-evaluation, reports) reads the
 spec and knows nothing of any agent. A parameter point is a flat ``{name: float}`` dict, the
 form Optuna stores.
 
@@ -18,24 +19,33 @@ ValueError: empty range for x: low 1.0 must be below high 1.0
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from envs.protocols import SeatAgent
+from envs.protocols import BatchedAgent, SeatAgent
 
 if TYPE_CHECKING:
     import optuna
 
-__all__ = ["AgentFactory", "ParamRange", "ParamsFigure", "StudySpec", "with_ranges"]
+__all__ = [
+    "AgentFactory",
+    "BatchedFactory",
+    "ParamRange",
+    "ParamsFigure",
+    "StudySpec",
+    "with_ranges",
+]
 
 Point = Mapping[str, float]
 """A point of a search space: one value per parameter name."""
 AgentFactory = Callable[[Point], SeatAgent]
 """Builds the agent that plays with the parameters of a point."""
-ParamsFigure = Callable[[Point, Point, Path], None]
-"""Draws the defaults against a tuned point into a PNG file."""
+BatchedFactory = Callable[[Sequence[Point]], BatchedAgent]
+"""Builds one batched agent playing ``points[t]`` at table ``t`` (fresh memory everywhere)."""
+ParamsFigure = Callable[[Point, Point, Path, str], None]
+"""Draws the defaults against a tuned point into a PNG file, under a title (the verdict)."""
 
 
 @dataclass(frozen=True)
@@ -96,6 +106,9 @@ class StudySpec:
     paired difference."""
     factory: AgentFactory
     """The agent of a point, with a fresh state (built anew for every block)."""
+    batched: BatchedFactory | None = None
+    """The batched agent of many points (per-table parameters), when the agent has a batched
+    form; without one, each table gets its own scalar agent (``players``)."""
     settings: Callable[[Point], dict[str, Any]]
     """The agent's whole parameter set at a point, JSON-friendly (``best_params.json`` and the
     summary's parameter table)."""
@@ -133,6 +146,13 @@ class StudySpec:
         if missing:
             raise ValueError(f"missing parameter(s) {sorted(missing)}")
         return self.factory(values)
+
+    def players(self, points: Sequence[Point]) -> BatchedAgent | list[SeatAgent]:
+        """The agents of ``points``, table ``t`` playing ``points[t]``: one batched agent, or
+        one scalar agent per table (``envs.match.streams.play_streams`` takes either)."""
+        if self.batched is not None:
+            return self.batched(points)
+        return [self.agent_for(point) for point in points]
 
     def outside(self, values: Point) -> list[str]:
         """Names of the parameters whose value in ``values`` lies outside its range."""

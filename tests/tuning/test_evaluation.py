@@ -1,0 +1,110 @@
+"""Scoring points on the batched engine: streams, shares, processes, racing, trial values."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agents.bpp import BPPParams
+from envs.match.streams import play_streams, stream_generator
+from envs.registry import make_agent
+from tuning.evaluation import (
+    MatchProtocol,
+    Namespace,
+    Streams,
+    block_values,
+    evaluate_points,
+    play_share,
+)
+from tuning.objective import DefaultsBlocks, TrialScore
+from tuning.pool import EvaluationPool
+from tuning.racing import Racing
+from tuning.studies import bpp
+from tuning.studies.loki import loki_spec
+
+TINY = MatchProtocol(opponents=("call",), deals_per_block=4, blocks=6, seed=11)
+BPP = bpp.spec()
+OTHER = bpp.from_params(BPPParams(alpha=0.6, fp=(0.5, 2.0, 2.0, 4.0)))
+
+
+def test_candidates_share_blocks_and_namespaces_differ() -> None:
+    values = evaluate_points(BPP, TINY, Namespace.TUNE, [BPP.defaults, BPP.defaults], range(3))
+    assert values.aivat.shape == (2, 3) and values.hands == 3 * TINY.hands_per_block
+    assert np.array_equal(values.aivat[0], values.aivat[1])
+    assert np.array_equal(values.raw[0], values.raw[1])
+    confirm = evaluate_points(BPP, TINY, Namespace.CONFIRM, [BPP.defaults], range(3))
+    assert not np.array_equal(values.raw[0], confirm.raw[0])
+
+
+def test_a_streams_result_does_not_depend_on_what_plays_beside_it() -> None:
+    """What makes the values independent of batch sizes, shares and worker counts."""
+    protocol = MatchProtocol(opponents=("call", "rule"), deals_per_block=5, blocks=4, seed=2)
+    points = [BPP.defaults, OTHER]
+    together = evaluate_points(BPP, protocol, Namespace.TUNE, points, [0, 2, 3])
+    alone = evaluate_points(BPP, protocol, Namespace.TUNE, [OTHER], [2])
+    assert together.aivat[1, 1] == alone.aivat[0, 0] and together.raw[1, 1] == alone.raw[0, 0]
+    streams = Streams.of(2, [0, 2, 3], 2)
+    parts = [
+        play_share(BPP, protocol, Namespace.TUNE, points, streams.share(k, 3)) for k in range(3)
+    ]
+    raw = np.concatenate([p[0] for p in parts])
+    corrected = np.concatenate([p[1] for p in parts])
+    merged = block_values(protocol, 2, [0, 2, 3], streams, raw, corrected)
+    assert np.array_equal(merged.aivat, together.aivat)
+    assert np.array_equal(merged.raw, together.raw)
+
+
+def test_a_pool_of_two_processes_gives_the_values_of_one() -> None:
+    points = [BPP.defaults, OTHER]
+    with EvaluationPool(BPP, TINY, workers=2) as pool:
+        hands: list[int] = []
+        shared = pool.evaluate(Namespace.TUNE, points, range(4), hands.append)
+        assert pool.cpu_seconds > 0
+    local = evaluate_points(BPP, TINY, Namespace.TUNE, points, range(4))
+    assert np.array_equal(shared.aivat, local.aivat) and np.array_equal(shared.raw, local.raw)
+    assert sum(hands) == 2 * 4 * TINY.hands_per_block
+
+
+def test_agents_without_a_batched_form_play_one_scalar_agent_per_stream() -> None:
+    """Loki has no batched twin: the adapter, each agent seeded from (stream seed, role)."""
+    spec = loki_spec()
+    protocol = MatchProtocol(opponents=("loki",), deals_per_block=5, blocks=2, seed=4)
+    looser = {**spec.defaults, "preflop_shift": 150.0, "make1": 0.4}
+    both = evaluate_points(spec, protocol, Namespace.TUNE, [spec.defaults, looser], range(2))
+    # Deterministic Loki-1 against itself, seats swapped on every deal: exactly even.
+    assert np.all(both.raw[0] == 0.0)
+    alone = evaluate_points(spec, protocol, Namespace.TUNE, [looser], range(2))
+    assert np.array_equal(alone.raw[0], both.raw[1])
+
+
+def test_stream_generators_depend_on_the_seed_and_the_role_only() -> None:
+    assert stream_generator(5, 1).random() == stream_generator(5, 1).random()
+    assert stream_generator(5, 0).random() != stream_generator(5, 1).random()
+    assert stream_generator(6, 1).random() != stream_generator(5, 1).random()
+    agents = [make_agent("random") for _ in range(2)]
+    totals = play_streams(TINY.rules, [agents, make_agent("call").batched(2)], [3, 3], 6, [0, 0])
+    assert totals.chips[0, 0] == totals.chips[1, 0]  # same seed, same role: same play
+
+
+def test_racing_drops_only_clearly_worse_candidates() -> None:
+    rng = np.random.default_rng(0)
+    reference = rng.normal(0.1, 0.05, 32)
+    racing = Racing(p_threshold=0.05, min_blocks=8)
+    assert racing.clearly_worse(reference - 0.05 + rng.normal(0, 0.01, 32), reference)
+    assert not racing.clearly_worse(reference + rng.normal(0, 0.01, 32), reference)
+    assert not racing.clearly_worse(reference[:7] - 1.0, reference[:7])  # too few blocks
+    assert not racing.clearly_worse(reference, reference)  # no difference at all
+
+
+def test_a_trial_value_is_its_mean_or_the_defaults_corrected_partial_mean() -> None:
+    defaults = DefaultsBlocks(np.array([0.1, 0.3, 0.2, 0.4]), np.array([0.0, 0.4, 0.2, 0.6]))
+    full = TrialScore.of(np.array([0.2, 0.3, 0.1, 0.6]), defaults.raw + 0.1, range(4), defaults)
+    assert full.value == pytest.approx(0.3) and full.diff == pytest.approx(0.05)
+    assert full.raw_diff == pytest.approx(0.1) and full.blocks == 4
+    assert full.paired_se == pytest.approx(np.std([0.1, 0.0, -0.1, 0.2], ddof=1) / 2)
+    partial = TrialScore.of(np.array([0.2, 0.5]), np.array([0.0, 0.4]), [0, 1], defaults)
+    # the defaults' mean over every block (0.25) plus the paired gain on the blocks played
+    assert partial.value == pytest.approx(0.25 + 0.15)
+    again = DefaultsBlocks.from_attr(defaults.to_attr(), 4)
+    assert again is not None and np.array_equal(again.aivat, defaults.aivat)
+    assert DefaultsBlocks.from_attr(defaults.to_attr(), 5) is None  # another protocol's

@@ -1,0 +1,202 @@
+"""Evaluating points with several local processes, each playing a share of the tables.
+
+``EvaluationPool(spec, protocol, workers)`` evaluates points on blocks
+(``tuning.evaluation``): the streams of an evaluation are cut into ``workers`` contiguous
+shares, each played by one worker process on its own batch of tables, and the results are
+merged in stream order. A stream's result does not depend on the streams beside it, so the
+values are the same for any number of workers, and a study driven by one process (which asks
+and tells in a fixed order) is reproducible bit for bit.
+
+The workers are started once (``spawn``: the simulator is CPU-bound Python), talk to the
+parent over pipes (no shared semaphores), ignore SIGINT (Ctrl-C reaches the whole process
+group: only the parent handles it) and report progress in hands while they play. On an
+interrupt or an error the parent stops them with SIGTERM, which they turn into a normal exit
+(so that their finalizers release what they hold, e.g. the lock tqdm creates: a killed process
+would leave a ``leaked semaphore`` warning), and joins them before the exception goes on.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import signal
+import sys
+import time
+import traceback
+from collections.abc import Callable, Sequence
+from multiprocessing.connection import Connection, wait
+from types import TracebackType
+from typing import Any
+
+import numpy as np
+
+from envs.validation import whole_number
+from tuning.evaluation import (
+    BlockValues,
+    MatchProtocol,
+    Namespace,
+    Point,
+    Streams,
+    block_values,
+    play_share,
+)
+from tuning.studies import StudySpec
+
+__all__ = ["EvaluationPool", "OnHands"]
+
+OnHands = Callable[[int], None]
+"""Called with the number of hands just played (for progress bars)."""
+PROGRESS_SECONDS = 0.5
+"""How often a worker reports the hands it played."""
+
+
+class EvaluationPool:
+    """Evaluates points of ``spec`` under ``protocol`` in this process (``workers=1``) or in
+    ``workers`` processes (see the module docstring). A context manager: leaving it stops
+    the processes."""
+
+    def __init__(self, spec: StudySpec, protocol: MatchProtocol, workers: int = 1) -> None:
+        self.spec = spec
+        self.protocol = protocol
+        self.workers = whole_number("workers", workers, minimum=1, what="a positive integer")
+        self._processes: list[Any] = []
+        self._pipes: list[Connection] = []
+        self.cpu_seconds = 0.0
+        """CPU time the evaluations took, in every process."""
+
+    def __enter__(self) -> EvaluationPool:
+        if self.workers > 1:
+            context = multiprocessing.get_context("spawn")
+            for k in range(self.workers):
+                parent, child = context.Pipe()
+                process = context.Process(
+                    target=_worker_main,
+                    args=(child, self.spec, self.protocol),
+                    name=f"tune-eval-{k}",
+                    daemon=True,
+                )
+                process.start()
+                child.close()
+                self._processes.append(process)
+                self._pipes.append(parent)
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.close(clean=kind is None)
+
+    def close(self, *, clean: bool = True) -> None:
+        """Stop the workers: asked to leave after a clean run, terminated otherwise."""
+        for pipe in self._pipes:
+            if clean:
+                with contextlib.suppress(BrokenPipeError, OSError):
+                    pipe.send(None)
+        for process in self._processes:
+            if not clean:
+                process.terminate()
+            process.join(timeout=10)
+            if process.is_alive():
+                process.kill()
+                process.join()
+        for pipe in self._pipes:
+            pipe.close()
+        self._processes, self._pipes = [], []
+
+    def evaluate(
+        self,
+        namespace: Namespace,
+        points: Sequence[Point],
+        blocks: Sequence[int],
+        on_hands: OnHands | None = None,
+        *,
+        seed: int | None = None,
+    ) -> BlockValues:
+        """Every point on the same ``blocks`` of ``namespace`` (deals of the root ``seed``,
+        the protocol's by default)."""
+        plain = [dict(p) for p in points]
+        blocks = [int(b) for b in blocks]
+        streams = Streams.of(len(plain), blocks, len(self.protocol.opponents))
+        if not self._processes:
+            start = time.process_time()
+            raw, corrected = play_share(
+                self.spec, self.protocol, namespace, plain, streams, on_hands, seed
+            )
+            self.cpu_seconds += time.process_time() - start
+        else:
+            raw, corrected = self._scatter(namespace, plain, streams, on_hands, seed)
+        return block_values(self.protocol, len(plain), blocks, streams, raw, corrected)
+
+    def _scatter(
+        self,
+        namespace: Namespace,
+        points: list[dict[str, float]],
+        streams: Streams,
+        on_hands: OnHands | None,
+        seed: int | None,
+    ) -> tuple[Any, Any]:
+        shares = [streams.share(k, self.workers) for k in range(self.workers)]
+        for pipe, share in zip(self._pipes, shares, strict=True):
+            pipe.send((namespace, points, share, seed))
+        results: dict[int, tuple[Any, Any]] = {}
+        waiting = {pipe: k for k, pipe in enumerate(self._pipes)}
+        while waiting:
+            for ready in wait(list(waiting)):
+                assert isinstance(ready, Connection)
+                try:
+                    kind, payload = ready.recv()
+                except EOFError:
+                    raise RuntimeError(
+                        f"evaluation worker {waiting[ready]} died (see its messages above)"
+                    ) from None
+                if kind == "hands":
+                    if on_hands is not None:
+                        on_hands(payload)
+                elif kind == "done":
+                    raw, corrected, cpu = payload
+                    results[waiting.pop(ready)] = (raw, corrected)
+                    self.cpu_seconds += cpu
+                else:
+                    raise RuntimeError(f"evaluation worker {waiting[ready]} failed:\n{payload}")
+        raw = np.concatenate([results[k][0] for k in range(self.workers)])
+        corrected = np.concatenate([results[k][1] for k in range(self.workers)])
+        return raw, corrected
+
+
+def _exit(signum: int, frame: object) -> None:
+    """SIGTERM: leave through ``SystemExit``, so that exit handlers and finalizers run."""
+    sys.exit(0)
+
+
+def _worker_main(pipe: Connection, spec: StudySpec, protocol: MatchProtocol) -> None:
+    """A worker process: play each share it is sent, until it is sent ``None``."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops us
+    signal.signal(signal.SIGTERM, _exit)
+    while True:
+        try:
+            task = pipe.recv()
+        except EOFError:
+            return
+        if task is None:
+            return
+        namespace, points, share, seed = task
+        played, last = 0, time.monotonic()
+
+        def report(hands: int) -> None:
+            nonlocal played, last
+            played += hands
+            if time.monotonic() - last >= PROGRESS_SECONDS:
+                pipe.send(("hands", played))
+                played, last = 0, time.monotonic()
+
+        try:
+            start = time.process_time()
+            raw, corrected = play_share(spec, protocol, namespace, points, share, report, seed)
+            if played:
+                pipe.send(("hands", played))
+            pipe.send(("done", (raw, corrected, time.process_time() - start)))
+        except Exception:
+            pipe.send(("error", traceback.format_exc()))
