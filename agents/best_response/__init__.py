@@ -1,0 +1,49 @@
+"""Heads-up best responses to card-independent bots: the computation and a playable agent.
+
+    >>> from agents.best_response import RAISE, compute_best_response  # doctest: +SKIP
+    >>> compute_best_response(RAISE).sb_per_hand  # exact, tens of minutes  # doctest: +SKIP
+
+* ``compute_best_response(policy, rules)`` -> ``BestResponse``: the value per seat and averaged
+  (chips, sb/hand, mbb/hand), what was enumerated or sampled, and the best response's VPIP,
+  PFR and AF (``agents.best_response.solve``);
+* the bots as data: ``CALL``, ``RAISE``, ``RANDOM``, ``FOLD``, ``StreetMix`` and
+  ``parse_policy("mix:...")`` (``agents.best_response.policy``);
+"""
+
+from __future__ import annotations
+
+from agents.best_response.deck import FULL_DECK, Deck
+from agents.best_response.policy import (
+    CALL,
+    FOLD,
+    NAMED_POLICIES,
+    RAISE,
+    RANDOM,
+    BotPolicy,
+    StreetMix,
+    UniformRandom,
+    parse_policy,
+)
+from agents.best_response.public import LearnerSeat, PublicState, Role
+from agents.best_response.result import BestResponse, SeatResult
+from agents.best_response.solve import compute_best_response
+
+__all__ = [
+    "CALL",
+    "FOLD",
+    "FULL_DECK",
+    "NAMED_POLICIES",
+    "RAISE",
+    "RANDOM",
+    "BestResponse",
+    "BotPolicy",
+    "Deck",
+    "LearnerSeat",
+    "PublicState",
+    "Role",
+    "SeatResult",
+    "StreetMix",
+    "UniformRandom",
+    "compute_best_response",
+    "parse_policy",
+]
