@@ -8,10 +8,20 @@
   PFR and AF (``agents.best_response.solve``);
 * the bots as data: ``CALL``, ``RAISE``, ``RANDOM``, ``FOLD``, ``StreetMix`` and
   ``parse_policy("mix:...")`` (``agents.best_response.policy``);
+* ``BestResponseAgent`` (registered as ``br-call``, ``br-raise``, ``br-random``) and
+  ``PolicyBot`` (``agents.best_response.agent``).
 """
 
 from __future__ import annotations
 
+from agents.best_response.agent import (
+    BestResponseAgent,
+    PolicyBot,
+    br_call,
+    br_raise,
+    br_random,
+    load_table,
+)
 from agents.best_response.deck import FULL_DECK, Deck
 from agents.best_response.policy import (
     CALL,
@@ -27,6 +37,7 @@ from agents.best_response.policy import (
 from agents.best_response.public import LearnerSeat, PublicState, Role
 from agents.best_response.result import BestResponse, SeatResult
 from agents.best_response.solve import compute_best_response
+from agents.best_response.table import PreflopTable
 
 __all__ = [
     "CALL",
@@ -36,14 +47,21 @@ __all__ = [
     "RAISE",
     "RANDOM",
     "BestResponse",
+    "BestResponseAgent",
     "BotPolicy",
     "Deck",
     "LearnerSeat",
+    "PolicyBot",
+    "PreflopTable",
     "PublicState",
     "Role",
     "SeatResult",
     "StreetMix",
     "UniformRandom",
+    "br_call",
+    "br_raise",
+    "br_random",
     "compute_best_response",
+    "load_table",
     "parse_policy",
 ]
