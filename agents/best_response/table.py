@@ -169,6 +169,7 @@ class PreflopTable:
             "w", dir=path.parent, prefix=path.stem, suffix=".tmp", delete=False, encoding="utf-8"
         ) as tmp:
             tmp.write(self.to_json())
+        os.chmod(tmp.name, 0o644)  # temporary files are private; a table is not
         os.replace(tmp.name, path)
 
     @classmethod
