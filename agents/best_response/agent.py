@@ -30,21 +30,27 @@ logger = logging.getLogger(__name__)
 def load_table(policy: BotPolicy, rules: Rules, *, compute: bool = True) -> PreflopTable:
     """The pre-flop table of ``policy`` in ``rules``: shipped, cached, or computed and cached.
 
-    Computing takes the whole exact computation (tens of minutes; a progress bar shows on
+    Computing takes the whole exact computation (about 12 CPU-minutes; a progress bar shows on
     stderr); ``compute=False`` raises ``LookupError`` instead.
     """
     check_heads_up(rules)
-    shipped = shipped_path(policy.name)
-    for path in (shipped, cache_path(policy.name, rules)):
+    shipped, cached = shipped_path(policy.name), cache_path(policy.name, rules)
+    for path in (shipped, cached):
         if path is None or not path.exists():
             continue
-        table = PreflopTable.load(path)
+        try:
+            table = PreflopTable.load(path)
+        except (OSError, ValueError) as error:
+            if path == shipped:
+                raise  # a broken shipped table is a bug, not something to paper over
+            logger.warning("ignoring the unusable cached table %s: %s", path, error)
+            continue
         if table.policy == policy.name and game_key(table.rules) == game_key(rules):
             return table
     if not compute:
         raise LookupError(f"no pre-flop table for {policy.name!r} in {rules}")
     logger.warning(
-        "computing the best response to %r in %s once (tens of minutes); it is then cached",
+        "computing the best response to %r in %s once (about 12 CPU-minutes), then caching it",
         policy.name,
         rules,
     )

@@ -4,6 +4,7 @@ round trip, and a match against the bot that lands on the computed value (issue 
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,12 +20,13 @@ from agents.best_response import (
     PolicyBot,
     PreflopTable,
     compute_best_response,
+    load_table,
     parse_policy,
 )
 from agents.best_response.equity import flop_layout
 from agents.best_response.flops import FlopValues
 from agents.best_response.strategy import SeatStrategy
-from agents.best_response.table import shipped_path
+from agents.best_response.table import cache_path, shipped_path
 from agents.best_response.tree import build_game
 from envs.game import Hand
 from envs.match import play_match
@@ -62,7 +64,7 @@ def symmetric_values(rng: np.random.Generator) -> np.ndarray:
     return per_type[HOLDING_TYPE[:, 0], HOLDING_TYPE[:, 1]]
 
 
-def test_table_round_trip_and_scaling(tmp_path: object) -> None:
+def test_table_round_trip_and_scaling() -> None:
     rng = np.random.default_rng(6)
     histories = [h for h, _ in build_game(CALL, Rules(), LearnerSeat.BUTTON).preflop_exits]
     table = PreflopTable(
@@ -170,3 +172,30 @@ def test_policy_bot_draws_from_its_policy() -> None:
     assert counts[Action.FOLD] == 0.0
     assert counts == pytest.approx([0.0, 0.7, 0.3], abs=0.03)
     assert parse_policy(bot.name) == bot.policy
+
+
+def test_cached_tables_are_found_and_broken_ones_ignored(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setenv("HOLDEM_LAB_CACHE", str(tmp_path))
+    path = cache_path(FOLD.name, Rules())
+    assert path is not None and path.parent == tmp_path
+    assert cache_path(FOLD.name, ACPC_LIMIT_HEADS_UP) == path  # the same game times five
+    with pytest.raises(LookupError, match="no pre-flop table"):
+        load_table(FOLD, Rules(), compute=False)
+    path.write_text("not a table", encoding="utf-8")
+    with caplog.at_level(logging.WARNING), pytest.raises(LookupError):
+        load_table(FOLD, Rules(), compute=False)
+    assert "ignoring the unusable cached table" in caplog.text
+    histories = [h for h, _ in build_game(FOLD, Rules(), LearnerSeat.BUTTON).preflop_exits]
+    rng = np.random.default_rng(10)
+    table = PreflopTable(
+        policy="fold",
+        rules=Rules(),
+        exact=True,
+        method="test",
+        seat_chips=(2.0, 1.0),
+        values={seat: {h: symmetric_values(rng) for h in histories} for seat in LearnerSeat},
+    )
+    table.save(path)
+    assert load_table(FOLD, ACPC_LIMIT_HEADS_UP, compute=False).seat_chips == (2.0, 1.0)
