@@ -6,14 +6,15 @@ order (1,176 pairs in the full deck). On each board every live holding (1,081) i
 one batched evaluator call, and its showdown against the uniform range of the opponent
 holdings that share no card with it (990) is counted by sorting ranks and inclusion-exclusion
 over the shared cards, O(n log n) per board (Johanson, Waugh, Bowling and Zinkevich,
-"Accelerating best response calculation in large extensive games", IJCAI 2011, section 4):
+"Accelerating best response calculation in large extensive games", IJCAI 2011, on fast
+terminal evaluation):
 
     wins(x, y) = #below - #below holding x - #below holding y
     ties(x, y) = #equal - #equal holding x - #equal holding y + 1
 
 where "below" and "equal" compare ranks with that of holding ``(x, y)`` on the board, and the
-``+ 1`` puts back the holding itself, removed twice. The result is the **numerator**
-``2 wins + ties``: equity is ``numerator / (2 * opponents)``, an integer on a fixed grid, so
+``+ 1`` puts back the holding itself, removed twice. The result is the integer
+**numerator** ``2 wins + ties``: equity is ``numerator / (2 * opponents)``, on a fixed grid, so
 river values can be tabulated once per grid point.
 """
 
