@@ -11,6 +11,7 @@
     holdem-lab transfer --studies a b --opponents call raise   # tuned for X, played vs Y
     holdem-lab train --opponents call --steps 200000 --seed 1  # masked PPO (rl extra)
     holdem-lab learning-curve bpp --opponent pair-raise        # opponent modelling on / off
+    holdem-lab best-response raise                     # exact best-response value (exploitability)
     holdem-lab ir-tables / bpp-tables / loki-fit       # regenerate the agents' shipped data
 
 ``holdem-lab COMMAND --help`` describes each. Errors in the arguments (unknown agent,
@@ -26,6 +27,7 @@ import sys
 from collections.abc import Callable
 
 from tuning.cli import (
+    best_response,
     bpp_tables,
     compare_samplers,
     ir_tables,
@@ -55,6 +57,7 @@ COMMANDS = (
     compare_samplers,
     transfer,
     learning_curve,
+    best_response,
 )
 """The sub-command modules, each with ``add_parser(sub)`` that sets ``command=run``."""
 
