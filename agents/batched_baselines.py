@@ -21,9 +21,9 @@ from agents.baselines import (
     preflop_class,
 )
 from agents.biased import PairRaiseAgent
-from agents.strength.holdings import HOLDING_FLUSH, HOLDING_KEYS, HOLDINGS
+from agents.strength.batched import hand_strengths
+from agents.strength.holdings import HOLDINGS
 from envs.batched.views import DecisionBatch, HandEndBatch
-from envs.evaluator import CARD_KEYS, FLUSH_KEYS, KEY_INIT, rank_from_keys
 from envs.rules import Action, Street
 from envs.validation import whole_number
 
@@ -112,34 +112,6 @@ def _pair_table() -> npt.NDArray[np.int8]:
 
 _PREFLOP = _pair_table()
 _BOARD_WIDTH = (0, 3, 4, 5)
-
-
-def hand_strengths(hole: npt.NDArray[np.uint8], board: npt.NDArray[np.uint8]) -> Floats:
-    """HS1 of each row's ``hole`` on its ``board`` (3 to 5 cards, one width for all rows):
-    ``(ahead + tied / 2) / total`` over the opponent holdings disjoint from the known cards,
-    the same numbers as ``agents.strength.hand_strength``."""
-    rows = len(hole)
-    known = np.concatenate([hole, board], axis=1).astype(np.intp)
-    dead = np.zeros((rows, 52), dtype=bool)
-    dead[np.arange(rows)[:, np.newaxis], known] = True
-    live = ~(dead[:, HOLDINGS[:, 0]] | dead[:, HOLDINGS[:, 1]])
-    board_keys = KEY_INIT + CARD_KEYS.view(np.int64)[board.astype(np.intp)].sum(axis=1)
-    board_flush = FLUSH_KEYS.view(np.int64)[board.astype(np.intp)].sum(axis=1)
-    keys = board_keys[:, np.newaxis] + HOLDING_KEYS
-    flush = board_flush[:, np.newaxis] + HOLDING_FLUSH
-    # A dead holding may repeat a known card, a key of no hand: rank a live one in its place.
-    first_live = np.argmax(live, axis=1)
-    safe_keys = np.where(live, keys, keys[np.arange(rows), first_live][:, np.newaxis])
-    safe_flush = np.where(live, flush, flush[np.arange(rows), first_live][:, np.newaxis])
-    opponents = rank_from_keys(safe_keys, safe_flush)
-    mine = rank_from_keys(
-        board_keys + CARD_KEYS.view(np.int64)[hole.astype(np.intp)].sum(axis=1),
-        board_flush + FLUSH_KEYS.view(np.int64)[hole.astype(np.intp)].sum(axis=1),
-    )
-    ahead = ((opponents < mine[:, np.newaxis]) & live).sum(axis=1)
-    tied = ((opponents == mine[:, np.newaxis]) & live).sum(axis=1)
-    result: Floats = (ahead + 0.5 * tied) / live.sum(axis=1)
-    return result
 
 
 class BatchedRule(_Memoryless):

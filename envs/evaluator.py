@@ -54,6 +54,7 @@ __all__ = [
     "category_of",
     "evaluate",
     "evaluate_one",
+    "lookup_tables",
     "rank_from_keys",
 ]
 
@@ -106,6 +107,12 @@ def _load() -> Tables:
         if _tables is None:
             _tables = _t.load_or_build()
         return _tables
+
+
+def lookup_tables() -> Tables:
+    """The evaluator's three tables (loaded or built on first use), for compiled callers that
+    rank hands from key sums in their own loops the way ``rank_from_keys`` does."""
+    return _load()
 
 
 def _load_lists() -> tuple[list[int], list[int], list[int]]:

@@ -567,8 +567,10 @@ def test_kernels_call_only_kernels_of_their_own_module() -> None:
     import agents.bpp.batched_decision
     import agents.bpp.batched_kernels
     import agents.bpp.batched_types
+    import agents.strength.batched
 
     modules = [
+        agents.strength.batched,
         agents.bpp.batched_agent,
         agents.bpp.batched_decision,
         agents.bpp.batched_kernels,

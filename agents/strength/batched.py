@@ -1,0 +1,133 @@
+"""Hand strength of many hands at once, each on its own board, in one compiled loop.
+
+``hand_strengths(hole, board)`` gives, row by row, the same number as
+``agents.strength.hand_strength``: HS1 = (ahead + tied / 2) / total over the opponent
+holdings disjoint from the known cards (Billings, Papp, Schaeffer and Szafron 1998, section
+3.1). The rows may all have different boards, which is what a batch of tables asks: the
+``rule`` bot's post-flop decisions and the features of learners. The opponents' seven-card
+ranks are looked up in the evaluator's tables (``envs.evaluator``) inside the loop, so a row
+costs 1,081 table reads and no temporary arrays.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from agents.bpp.batched_jit import kernel, readonly
+from agents.strength.holdings import HOLDING_FLUSH, HOLDING_KEYS, HOLDINGS
+from envs import _evaluator_tables as _t
+from envs.evaluator import CARD_KEYS, FLUSH_KEYS, KEY_INIT, lookup_tables
+
+__all__ = ["hand_strengths"]
+
+_KEY_MASK = (1 << _t.KEY_BITS) - 1
+_FLUSH_BITS = _t.FLUSH_NIBBLES << _t.FLUSH_SHIFT
+_ROW_SHIFT = _t.ROW_SHIFT
+_COL_MASK = _t.COL_MASK
+_FLUSH_SHIFT = _t.FLUSH_SHIFT
+_FLUSH_NIBBLES = _t.FLUSH_NIBBLES
+
+
+@kernel
+def _rank(sums: int, masks: int, offs: np.ndarray, look: np.ndarray, flush: np.ndarray) -> int:
+    if sums & _FLUSH_BITS:
+        nibble = (sums >> _FLUSH_SHIFT) & _FLUSH_NIBBLES
+        shift = (32 if nibble >= 0x100 else 0) + (16 if nibble & 0x1010 else 0)
+        return int(flush[(masks >> shift) & 0x1FFF])
+    keys = sums & _KEY_MASK
+    return int(look[(keys & _COL_MASK) + offs[keys >> _ROW_SHIFT]])
+
+
+@kernel
+def _strength_rows(
+    known: np.ndarray,
+    card_keys: np.ndarray,
+    flush_keys: np.ndarray,
+    holdings: np.ndarray,
+    holding_keys: np.ndarray,
+    holding_flush: np.ndarray,
+    offs: np.ndarray,
+    look: np.ndarray,
+    flush: np.ndarray,
+    out: np.ndarray,
+) -> None:
+    rows, width = known.shape
+    dead = np.zeros(52, dtype=np.bool_)
+    for row in range(rows):
+        dead[:] = False
+        board_sums = KEY_INIT
+        board_masks = 0
+        for j in range(2, width):
+            card = known[row, j]
+            dead[card] = True
+            board_sums += card_keys[card]
+            board_masks += flush_keys[card]
+        first, second = known[row, 0], known[row, 1]
+        dead[first] = True
+        dead[second] = True
+        mine = _rank(
+            board_sums + card_keys[first] + card_keys[second],
+            board_masks + flush_keys[first] + flush_keys[second],
+            offs,
+            look,
+            flush,
+        )
+        ahead = 0
+        tied = 0
+        total = 0
+        for h in range(holdings.shape[0]):
+            if dead[holdings[h, 0]] or dead[holdings[h, 1]]:
+                continue
+            total += 1
+            theirs = _rank(
+                board_sums + holding_keys[h], board_masks + holding_flush[h], offs, look, flush
+            )
+            if theirs < mine:
+                ahead += 1
+            elif theirs == mine:
+                tied += 1
+        out[row] = (ahead + 0.5 * tied) / total
+
+
+def hand_strengths(
+    hole: npt.NDArray[np.integer], board: npt.NDArray[np.integer]
+) -> npt.NDArray[np.float64]:
+    """HS1 of each row's two ``hole`` cards on its ``board``.
+
+    Args:
+        hole: ``(rows, 2)`` card ids 0..51.
+        board: ``(rows, k)`` card ids, ``k`` in 3..5 (one width for all rows), disjoint from
+            the row's hole cards (not checked: a repeated card gives a meaningless number).
+
+    Returns:
+        ``(rows,)`` strengths in [0, 1], equal to ``agents.strength.hand_strength`` row by row.
+
+    Raises:
+        ValueError: on other shapes or card ids outside 0..51.
+    """
+    hole_array, board_array = np.asarray(hole), np.asarray(board)
+    if hole_array.ndim != 2 or hole_array.shape[1] != 2:
+        raise ValueError(f"hole must have shape (rows, 2), got {hole_array.shape}")
+    if board_array.ndim != 2 or board_array.shape[1] not in (3, 4, 5):
+        raise ValueError(f"board must have shape (rows, 3..5), got {board_array.shape}")
+    if board_array.shape[0] != hole_array.shape[0]:
+        raise ValueError(f"{hole_array.shape[0]} hole rows but {board_array.shape[0]} boards")
+    known = np.concatenate([hole_array, board_array], axis=1)
+    if known.size and (int(known.min()) < 0 or int(known.max()) > 51):
+        raise ValueError("card ids must lie in 0..51")
+    out = np.empty(len(known), dtype=np.float64)
+    evaluator = lookup_tables()
+    _strength_rows(
+        readonly(known, np.int64),
+        readonly(CARD_KEYS.view(np.int64), np.int64),
+        readonly(FLUSH_KEYS.view(np.int64), np.int64),
+        readonly(HOLDINGS, np.int64),
+        readonly(HOLDING_KEYS, np.int64),
+        readonly(HOLDING_FLUSH, np.int64),
+        readonly(evaluator.offs, np.int64),
+        readonly(evaluator.look, np.int32),
+        readonly(evaluator.flush, np.int32),
+        out,
+    )
+    return out
