@@ -47,6 +47,8 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_batched.py --write results/benchmarks.md
 	$(BIN)/python benchmarks/bench_vector_env.py --write results/benchmarks.md
 	$(BIN)/python benchmarks/bench_bpp.py --write results/benchmarks.md
+	$(BIN)/python benchmarks/bench_bpp_batched.py --write results/benchmarks.md
+	$(BIN)/python benchmarks/bench_runner.py --write results/benchmarks.md
 	$(BIN)/python benchmarks/bench_loki.py --write results/benchmarks.md
 	tools/with_postgres.sh $(BIN)/python benchmarks/bench_workers.py --write results/benchmarks.md
 
