@@ -92,3 +92,28 @@ def test_the_command_line_starts_without_its_heavy_dependencies() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, f"imported at start: {done.stderr}"
+
+
+def _help_texts() -> dict[str, str]:
+    """The --help text of the top-level parser and of every sub-command in COMMANDS."""
+    import argparse
+
+    from tuning.cli.main import COMMANDS, _parser
+
+    parser = _parser()
+    texts = {"holdem-lab": parser.format_help()}
+    subs = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    for name, subparser in subs.choices.items():
+        texts[name] = subparser.format_help()
+    assert len(subs.choices) == len(COMMANDS)
+    return texts
+
+
+def test_no_help_text_shows_a_doubled_percent_sign() -> None:
+    # argparse %-formats help= strings but not description=: a '%%' in a description is
+    # printed literally.
+    texts = _help_texts()
+    assert {"learning-curve", "loki-fit", "tune", "best-response"} <= set(texts)
+    doubled = [name for name, text in texts.items() if "%%" in text]
+    assert doubled == [], f"literal '%%' in the --help of {doubled}"
+    assert "95% CIs over matches" in texts["learning-curve"]
