@@ -117,3 +117,12 @@ def test_no_help_text_shows_a_doubled_percent_sign() -> None:
     doubled = [name for name, text in texts.items() if "%%" in text]
     assert doubled == [], f"literal '%%' in the --help of {doubled}"
     assert "95% CIs over matches" in texts["learning-curve"]
+
+
+def test_train_says_how_the_requested_steps_were_rounded() -> None:
+    from tuning.cli.train import rounding_note
+
+    assert rounding_note(4096, 4096, 256, 8) == ""
+    note = rounding_note(20_000, 20_480, 256, 8)
+    assert note.startswith("trained 20,480 steps for --steps 20,000: PPO updates the policy on")
+    assert "whole rollouts of n_steps x num_envs = 256 x 8 = 2,048 decisions" in note
