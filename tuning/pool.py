@@ -21,9 +21,10 @@ import contextlib
 import multiprocessing
 import signal
 import sys
+import threading
 import time
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from multiprocessing.connection import Connection, wait
 from types import TracebackType
 from typing import Any
@@ -67,18 +68,19 @@ class EvaluationPool:
     def __enter__(self) -> EvaluationPool:
         if self.workers > 1:
             context = multiprocessing.get_context("spawn")
-            for k in range(self.workers):
-                parent, child = context.Pipe()
-                process = context.Process(
-                    target=_worker_main,
-                    args=(child, self.spec, self.protocol),
-                    name=f"tune-eval-{k}",
-                    daemon=True,
-                )
-                process.start()
-                child.close()
-                self._processes.append(process)
-                self._pipes.append(parent)
+            with _children_ignore_sigint():
+                for k in range(self.workers):
+                    parent, child = context.Pipe()
+                    process = context.Process(
+                        target=_worker_main,
+                        args=(child, self.spec, self.protocol),
+                        name=f"tune-eval-{k}",
+                        daemon=True,
+                    )
+                    process.start()
+                    child.close()
+                    self._processes.append(process)
+                    self._pipes.append(parent)
         return self
 
     def __exit__(
@@ -164,6 +166,26 @@ class EvaluationPool:
         raw = np.concatenate([results[k][0] for k in range(self.workers)])
         corrected = np.concatenate([results[k][1] for k in range(self.workers)])
         return raw, corrected
+
+
+@contextlib.contextmanager
+def _children_ignore_sigint() -> Iterator[None]:
+    """Start processes that ignore SIGINT from their first instruction.
+
+    A spawned worker unpickles its arguments (importing the agents, numba: seconds) before
+    ``_worker_main`` can ignore SIGINT, and a Ctrl-C in that window printed each worker's
+    ``KeyboardInterrupt`` traceback. An ignored signal stays ignored across ``exec``, and
+    Python then installs no handler of its own, so the parent ignores it while it starts them.
+    """
+    previous = signal.getsignal(signal.SIGINT)
+    if previous is None or threading.current_thread() is not threading.main_thread():
+        yield  # a handler set outside Python, or not the main thread: leave it be
+        return
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _exit(signum: int, frame: object) -> None:

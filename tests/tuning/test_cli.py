@@ -92,3 +92,37 @@ def test_the_command_line_starts_without_its_heavy_dependencies() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, f"imported at start: {done.stderr}"
+
+
+def _help_texts() -> dict[str, str]:
+    """The --help text of the top-level parser and of every sub-command in COMMANDS."""
+    import argparse
+
+    from tuning.cli.main import COMMANDS, _parser
+
+    parser = _parser()
+    texts = {"holdem-lab": parser.format_help()}
+    subs = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    for name, subparser in subs.choices.items():
+        texts[name] = subparser.format_help()
+    assert len(subs.choices) == len(COMMANDS)
+    return texts
+
+
+def test_no_help_text_shows_a_doubled_percent_sign() -> None:
+    # argparse %-formats help= strings but not description=: a '%%' in a description is
+    # printed literally.
+    texts = _help_texts()
+    assert {"learning-curve", "loki-fit", "tune", "best-response"} <= set(texts)
+    doubled = [name for name, text in texts.items() if "%%" in text]
+    assert doubled == [], f"literal '%%' in the --help of {doubled}"
+    assert "95% CIs over matches" in texts["learning-curve"]
+
+
+def test_train_says_how_the_requested_steps_were_rounded() -> None:
+    from tuning.cli.train import rounding_note
+
+    assert rounding_note(4096, 4096, 256, 8) == ""
+    note = rounding_note(20_000, 20_480, 256, 8)
+    assert note.startswith("trained 20,480 steps for --steps 20,000: PPO updates the policy on")
+    assert "whole rollouts of n_steps x num_envs = 256 x 8 = 2,048 decisions" in note

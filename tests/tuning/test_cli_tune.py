@@ -287,3 +287,29 @@ def test_transfer_plays_each_tuned_study_against_every_opponent(
         main(["transfer", "--studies", "nope", "--opponents", "call", "--results", str(tmp_path)])
         == 2
     )
+
+
+def test_make_tune_writes_only_where_git_ignores() -> None:
+    """Issue 16: ``make tune`` reopened the committed results/default/ and appended to its
+    tracked journal. It now writes under runs/, which git ignores and which holds nothing
+    tracked; the committed evidence stays in results/."""
+    import shutil
+
+    from tuning.cli.main import _parser
+
+    repo = Path(__file__).resolve().parents[2]
+    recipe = (repo / "Makefile").read_text().split("\ntune:", 1)[1].split("\n\n", 1)[0]
+    assert "holdem-lab tune --study default" in recipe and "--results" not in recipe
+    args = _parser().parse_args(["tune", "--study", "default"])
+    assert args.results == Path("runs")
+    assert "runs/" in (repo / ".gitignore").read_text().splitlines()
+    git = shutil.which("git")
+    if git is not None and (repo / ".git").exists():
+
+        def run(*argv: str) -> subprocess.CompletedProcess[str]:
+            return subprocess.run(
+                [git, "-C", str(repo), *argv], capture_output=True, text=True, check=False
+            )
+
+        assert run("check-ignore", "-q", "runs/default/study.log").returncode == 0
+        assert run("ls-files", "runs").stdout == ""

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import signal
+
 import numpy as np
 import pytest
 
@@ -108,3 +111,15 @@ def test_a_trial_value_is_its_mean_or_the_defaults_corrected_partial_mean() -> N
     again = DefaultsBlocks.from_attr(defaults.to_attr(), 4)
     assert again is not None and np.array_equal(again.aivat, defaults.aivat)
     assert DefaultsBlocks.from_attr(defaults.to_attr(), 5) is None  # another protocol's
+
+
+def test_pool_workers_ignore_ctrl_c_while_they_start() -> None:
+    """Issue 16: Ctrl-C reaches the whole process group; a worker still importing the agents
+    (before it could ignore SIGINT) died with a ``KeyboardInterrupt`` traceback."""
+    with EvaluationPool(BPP, TINY, workers=2) as pool:
+        for process in pool._processes:
+            os.kill(process.pid, signal.SIGINT)  # at once: the worker is starting up
+        shared = pool.evaluate(Namespace.TUNE, [BPP.defaults], range(2))
+        assert all(process.is_alive() for process in pool._processes)
+    local = evaluate_points(BPP, TINY, Namespace.TUNE, [BPP.defaults], range(2))
+    assert np.array_equal(shared.raw, local.raw)

@@ -174,7 +174,10 @@ def test_cli_trains_and_reports_errors(tmp_path: Path, capsys: pytest.CaptureFix
     args += ["--run-dir", str(run_dir), "--num-envs", "1", "--eval-hands", "20"]
     args += ["--final-eval-hands", "20", "--eval-every", "64"]
     assert main(args) == 0
-    assert "sb/hand, 95% CI" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "sb/hand, 95% CI" in out
+    assert "trained 256 steps for --steps 64: PPO updates the policy on whole rollouts of " in out
+    assert "n_steps x num_envs = 256 x 1 = 256 decisions" in out
     curve = read_curve(run_dir / "curve.csv")
     assert curve[0].timesteps == 0 and curve[-1].timesteps >= 64  # whole rollouts of 256
     assert main(["train", "--opponents", "nobody", "--steps", "5", "--seed", "0"]) == 2

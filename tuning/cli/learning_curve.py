@@ -23,7 +23,7 @@ def add_parser(sub: Any) -> None:
         description=(
             "Play MATCHES duplicate matches of HANDS hands per seating between AGENT and the "
             "opponent, with AGENT's learning on and then off on the same cards, and write the "
-            "winnings per block of hands (95%% CIs over matches) as CSV and PNG."
+            "winnings per block of hands (95% CIs over matches) as CSV and PNG."
         ),
     )
     parser.add_argument("agent", choices=sorted(SWITCHES), help="agent with a learning switch")

@@ -32,7 +32,7 @@ def add_parser(sub: Any) -> None:
         help="fit Loki's lost Table B.1 (pre-flop) or the PPOTc out weights",
         description=(
             "preflop: keep Papp's surviving tight/3-4 row of Table B.1 and fit the other pairs "
-            "so that ten-handed Loki self-play plays 18/21/24%% of hands (tight/moderate/"
+            "so that ten-handed Loki self-play plays 18/21/24% of hands (tight/moderate/"
             "loose); writes the table as JSON. ppotc: fit the PPOTc out weights to exact PPOT1 "
             "on random boards and print them with the agreement on other boards."
         ),

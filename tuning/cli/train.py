@@ -34,7 +34,12 @@ def add_parser(sub: Any) -> None:
         ),
     )
     train.add_argument("--opponents", nargs="+", metavar="AGENT", help="registered agent names")
-    train.add_argument("--steps", type=positive_int, help="learner decisions to train for in all")
+    train.add_argument(
+        "--steps",
+        type=positive_int,
+        help="learner decisions to train for in all; PPO trains whole rollouts (256 x --num-envs "
+        "decisions), so a run stops at the end of the first rollout reaching STEPS and says so",
+    )
     train.add_argument("--seed", type=seed, help="root seed (>= 0)")
     train.add_argument("--run-dir", type=Path, help="where to save (default results/ppo-...)")
     train.add_argument("--resume", type=Path, metavar="RUN_DIR", help="continue this saved run")
@@ -84,6 +89,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.resume is not None:
             result = resume(args.resume, steps=args.steps, progress=not args.quiet)
+            config = TrainConfig.load(args.resume / "config.json")
         else:
             config = TrainConfig(
                 opponents=tuple(args.opponents),
@@ -109,4 +115,19 @@ def run(args: argparse.Namespace) -> int:
         f"{result.run_dir}: {result.timesteps:,} steps, {result.hands:,} training hands; "
         f"final {final.hands:,} held-out hands: {final.sb_per_hand:+.3f} sb/hand, 95% CI {ci}\n"
     )
+    note = rounding_note(config.steps, result.timesteps, config.n_steps, config.num_envs)
+    if note:
+        sys.stdout.write(note + "\n")
     return 0
+
+
+def rounding_note(requested: int, trained: int, n_steps: int, num_envs: int) -> str:
+    """Why a run trained ``trained`` steps when ``requested`` were asked for ('' if equal)."""
+    if trained == requested:
+        return ""
+    rollout = n_steps * num_envs
+    return (
+        f"trained {trained:,} steps for --steps {requested:,}: PPO updates the policy on whole "
+        f"rollouts of n_steps x num_envs = {n_steps} x {num_envs} = {rollout:,} decisions, so a "
+        "run stops at the end of the first rollout that reaches the requested total"
+    )
