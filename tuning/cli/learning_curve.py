@@ -32,7 +32,13 @@ def add_parser(sub: Any) -> None:
     parser.add_argument("--matches", type=positive_int, default=20, help="matches (>= 2)")
     parser.add_argument("--block", type=positive_int, default=250, help="hands per point")
     parser.add_argument("--seed", type=seed, default=0, help="seed of the first match")
-    parser.add_argument("--out", type=Path, default=Path("results/training"), help="directory")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=Path("runs/training"),
+        help="directory (default runs/training, ignored by git; the committed figures are in "
+        "results/training)",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
     parser.set_defaults(command=run, parser=parser)
 

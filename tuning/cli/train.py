@@ -1,7 +1,7 @@
 """``holdem-lab train``: a masked-PPO learner against fixed opponents (needs the ``rl`` extra).
 
     holdem-lab train --opponents call --steps 200000 --seed 1
-    holdem-lab train --resume results/ppo-call-s1 --steps 400000
+    holdem-lab train --resume runs/ppo-call-s1 --steps 400000
 
 Torch and sb3-contrib are imported inside ``run`` only, so the other commands stay fast and
 work without the extra.
@@ -17,8 +17,9 @@ from typing import Any
 from envs.registry import available_agents
 from tuning.cli._args import positive_int, seed
 
-DEFAULT_ROOT = Path("results")
-"""New runs go to ``results/ppo-<opponents>-s<seed>`` unless ``--run-dir`` says otherwise."""
+DEFAULT_ROOT = Path("runs")
+"""New runs go to ``runs/ppo-<opponents>-s<seed>`` (ignored by git) unless ``--run-dir`` says
+otherwise; the committed evidence lives in ``results/``."""
 
 
 def add_parser(sub: Any) -> None:
@@ -41,7 +42,7 @@ def add_parser(sub: Any) -> None:
         "decisions), so a run stops at the end of the first rollout reaching STEPS and says so",
     )
     train.add_argument("--seed", type=seed, help="root seed (>= 0)")
-    train.add_argument("--run-dir", type=Path, help="where to save (default results/ppo-...)")
+    train.add_argument("--run-dir", type=Path, help="where to save (default runs/ppo-...)")
     train.add_argument("--resume", type=Path, metavar="RUN_DIR", help="continue this saved run")
     train.add_argument("--num-envs", type=positive_int, default=8, help="tables stepped together")
     train.add_argument(
