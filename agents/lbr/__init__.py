@@ -1,8 +1,10 @@
 """Local best responses: lower bounds on the exploitability of agents with known policies.
 
 * ``LocalBestResponse`` (registry ``lbr-bpp``, ``lbr-bpp-det``, ``lbr-bpp-curves``,
-  ``lbr-rule``) with ``LBRParams``: plays, heads-up, the local best response of Lisy and
-  Bowling 2017 against an opponent whose policy it knows (``agents.lbr.agent``);
+  ``lbr-rule``; ``lbr-call``, ``lbr-raise``, ``lbr-random`` for comparison with the exact best
+  responses of ``agents.best_response``) with ``LBRParams``: plays, heads-up, the local best
+  response of Lisy and Bowling 2017 against an opponent whose policy it knows
+  (``agents.lbr.agent``);
 * the opponents' policies over every holding at once: ``CardIndependent``, ``VectorRule``,
   ``ShadowBayesian`` (``agents.lbr.range_policy``);
 * ``equities`` (our equity against each holding, ``agents.lbr.equity``), ``action_values`` and
@@ -20,6 +22,9 @@ from agents.lbr.agent import (
     lbr_bpp,
     lbr_bpp_curves,
     lbr_bpp_det,
+    lbr_call,
+    lbr_raise,
+    lbr_random,
     lbr_rule,
 )
 from agents.lbr.equity import equities
@@ -43,5 +48,8 @@ __all__ = [
     "lbr_bpp",
     "lbr_bpp_curves",
     "lbr_bpp_det",
+    "lbr_call",
+    "lbr_raise",
+    "lbr_random",
     "lbr_rule",
 ]

@@ -1,5 +1,6 @@
 """The local best response agent (registry ``lbr-bpp``, ``lbr-bpp-det``, ``lbr-bpp-curves``,
-``lbr-rule``): a lower bound on an opponent's exploitability, measured by playing it."""
+``lbr-rule``; ``lbr-call``, ``lbr-raise``, ``lbr-random`` against the bots whose exact best
+response is known): a lower bound on an opponent's exploitability, measured by playing it."""
 
 from __future__ import annotations
 
@@ -10,10 +11,10 @@ import numpy as np
 import numpy.typing as npt
 
 from agents.base import Agent, legal_actions
-from agents.baselines import RuleAgent
+from agents.baselines import CallAgent, RaiseAgent, RandomAgent, RuleAgent
 from agents.bpp import BPPAgent, BPPCurvesAgent, deterministic_bpp
 from agents.lbr.equity import equities
-from agents.lbr.range_policy import RangePolicy, ShadowBayesian, VectorRule
+from agents.lbr.range_policy import CardIndependent, RangePolicy, ShadowBayesian, VectorRule
 from agents.lbr.replay import Replay
 from agents.lbr.values import ActionValues, action_values, best_action
 from agents.strength.holdings import NUM_HOLDINGS, dead_mask
@@ -26,6 +27,9 @@ __all__ = [
     "lbr_bpp",
     "lbr_bpp_curves",
     "lbr_bpp_det",
+    "lbr_call",
+    "lbr_raise",
+    "lbr_random",
     "lbr_rule",
 ]
 
@@ -230,3 +234,18 @@ def lbr_bpp_curves() -> LocalBestResponse:
 def lbr_rule() -> LocalBestResponse:
     """Registry factory: the local best response to ``rule``."""
     return LocalBestResponse(VectorRule(RuleAgent()), name="lbr-rule")
+
+
+def lbr_call() -> LocalBestResponse:
+    """Registry factory: the local best response to ``call`` (exact best response known)."""
+    return LocalBestResponse(CardIndependent(CallAgent()), name="lbr-call")
+
+
+def lbr_raise() -> LocalBestResponse:
+    """Registry factory: the local best response to ``raise`` (exact best response known)."""
+    return LocalBestResponse(CardIndependent(RaiseAgent()), name="lbr-raise")
+
+
+def lbr_random() -> LocalBestResponse:
+    """Registry factory: the local best response to ``random`` (exact best response known)."""
+    return LocalBestResponse(CardIndependent(RandomAgent()), name="lbr-random")

