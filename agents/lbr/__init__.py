@@ -1,0 +1,55 @@
+"""Local best responses: lower bounds on the exploitability of agents with known policies.
+
+* ``LocalBestResponse`` (registry ``lbr-bpp``, ``lbr-bpp-det``, ``lbr-bpp-curves``,
+  ``lbr-rule``; ``lbr-call``, ``lbr-raise``, ``lbr-random`` for comparison with the exact best
+  responses of ``agents.best_response``) with ``LBRParams``: plays, heads-up, the local best
+  response of Lisy and Bowling 2017 against an opponent whose policy it knows
+  (``agents.lbr.agent``);
+* the opponents' policies over every holding at once: ``CardIndependent``, ``VectorRule``,
+  ``ShadowBayesian`` (``agents.lbr.range_policy``);
+* ``equities`` (our equity against each holding, ``agents.lbr.equity``), ``action_values`` and
+  ``best_action`` (the fixed-limit valuation, ``agents.lbr.values``), ``Replay`` (the
+  opponent's past views from the public log, ``agents.lbr.replay``).
+
+Measure one with the duplicate match runner, e.g. ``holdem-lab match lbr-bpp bpp --hands N``.
+"""
+
+from __future__ import annotations
+
+from agents.lbr.agent import (
+    LBRParams,
+    LocalBestResponse,
+    lbr_bpp,
+    lbr_bpp_curves,
+    lbr_bpp_det,
+    lbr_call,
+    lbr_raise,
+    lbr_random,
+    lbr_rule,
+)
+from agents.lbr.equity import equities
+from agents.lbr.range_policy import CardIndependent, RangePolicy, ShadowBayesian, VectorRule
+from agents.lbr.replay import OpponentDecision, Replay
+from agents.lbr.values import ActionValues, action_values, best_action
+
+__all__ = [
+    "ActionValues",
+    "CardIndependent",
+    "LBRParams",
+    "LocalBestResponse",
+    "OpponentDecision",
+    "RangePolicy",
+    "Replay",
+    "ShadowBayesian",
+    "VectorRule",
+    "action_values",
+    "best_action",
+    "equities",
+    "lbr_bpp",
+    "lbr_bpp_curves",
+    "lbr_bpp_det",
+    "lbr_call",
+    "lbr_raise",
+    "lbr_random",
+    "lbr_rule",
+]

@@ -1,0 +1,251 @@
+"""The local best response agent (registry ``lbr-bpp``, ``lbr-bpp-det``, ``lbr-bpp-curves``,
+``lbr-rule``; ``lbr-call``, ``lbr-raise``, ``lbr-random`` against the bots whose exact best
+response is known): a lower bound on an opponent's exploitability, measured by playing it."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from agents.base import Agent, legal_actions
+from agents.baselines import CallAgent, RaiseAgent, RandomAgent, RuleAgent
+from agents.bpp import BPPAgent, BPPCurvesAgent, deterministic_bpp
+from agents.lbr.equity import equities
+from agents.lbr.range_policy import CardIndependent, RangePolicy, ShadowBayesian, VectorRule
+from agents.lbr.replay import Replay
+from agents.lbr.values import ActionValues, action_values, best_action
+from agents.strength.holdings import NUM_HOLDINGS, dead_mask
+from envs.rules import Action
+from envs.view import PlayerView
+
+__all__ = [
+    "LBRParams",
+    "LocalBestResponse",
+    "lbr_bpp",
+    "lbr_bpp_curves",
+    "lbr_bpp_det",
+    "lbr_call",
+    "lbr_raise",
+    "lbr_random",
+    "lbr_rule",
+]
+
+logger = logging.getLogger(__name__)
+
+Floats = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True, kw_only=True)
+class LBRParams:
+    """How the local best response estimates its win probability (``agents.lbr.equity``)."""
+
+    preflop_samples: int = 100
+    """Random board completions for pre-flop equities (ours: about 8 ms a decision)."""
+    flop_samples: int = 100
+    """Turn-river completions on the flop (1,081 or more: all of them, exact; ours: sampled,
+    as Lisy and Bowling 2017 sample their roll-outs, for speed)."""
+
+    def __post_init__(self) -> None:
+        for name in ("preflop_samples", "flop_samples"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be a positive integer, got {value!r}")
+
+
+class LocalBestResponse(Agent):
+    """Agent card: the local best response (LBR) to an opponent whose policy is known.
+
+    At each of its decisions it keeps the opponent's range, a weight per holding (zero for the
+    holdings that clash with the cards it sees), multiplied at every opponent action by the
+    opponent's probability of that action with each holding (Bayes' rule), asked of the
+    opponent's own policy (``agents.lbr.range_policy``, white-box: for a learning opponent a
+    copy told every hand end the opponent sees, so its memory is the opponent's). It then
+    values folding, checking/calling and betting/raising against that range with one round of
+    look-ahead (``agents.lbr.values``) and plays the best. Paper: Lisy and Bowling,
+    "Equilibrium approximation quality of current no-limit poker bots", 2017, section "Local
+    Best Response" and Algorithm 1; our fixed-limit adaptation is in ``agents.lbr.values``.
+
+    Whatever it plays is a strategy, so its expected winnings against the opponent are a lower
+    bound on the opponent's exploitability (measured with the match runner, with a CI).
+
+    It sees only its own view and the public betting. Heads-up only: at larger tables it
+    checks or calls (logging a warning once). Its roll-outs draw from its generator
+    (``LBRParams``), so it needs one (``reset``) to act pre-flop and on the flop.
+
+    Args:
+        opponent: The opponent's policy over holdings; this agent owns it (it forgets it at
+            ``reset`` and tells it every hand end).
+        name: Registry name (default ``lbr-`` and the opponent's name).
+        params: Roll-out sizes.
+        rng: As for ``Agent``.
+    """
+
+    name = "lbr"
+
+    def __init__(
+        self,
+        opponent: RangePolicy,
+        *,
+        name: str | None = None,
+        params: LBRParams | None = None,
+        rng: np.random.Generator | None = None,
+    ) -> None:
+        super().__init__(rng=rng)
+        self.opponent = opponent
+        self.params = params if params is not None else LBRParams()
+        self.name = name if name is not None else f"lbr-{opponent.name}"
+        self._hand: tuple[int, tuple[int, int], int] | None = None
+        self._seen = 0
+        self._weights: Floats = np.ones(NUM_HOLDINGS)
+        self._equity: dict[tuple[int, ...], Floats] = {}
+        self._warned = False
+        self._warned_impossible = False
+
+    @property
+    def stateless(self) -> bool:  # type: ignore[override]
+        """Memoryless between hands exactly when the opponent is."""
+        return self.opponent.stateless
+
+    def _forget(self) -> None:
+        self.opponent.forget()
+        self._hand = None
+        self._equity.clear()
+
+    def act(self, view: PlayerView) -> Action:
+        """The action of largest local value (``values``); check/call beyond heads-up."""
+        legal_actions(view)
+        if view.num_seats != 2:
+            if not self._warned:
+                logger.warning(
+                    "%s is a heads-up local best response; at %d seats it checks and calls",
+                    self.name,
+                    view.num_seats,
+                )
+                self._warned = True
+            return Action.CALL
+        return best_action(self.values(view))
+
+    def values(self, view: PlayerView) -> ActionValues:
+        """Each action's value against the opponent's range at our decision ``view``."""
+        legal = legal_actions(view)
+        weights = self.opponent_range(view)
+        live = np.flatnonzero(weights > 0.0)
+        equity = self._equities(view)[live]
+        response = None
+        if Action.RAISE in legal:
+            after = Replay(view).after_our_raise()
+            if after is None:  # the opponent cannot answer (all-in): our raise is a call
+                response = np.tile([0.0, 1.0, 0.0], (len(live), 1))
+            else:
+                response = self.opponent.probabilities(after, live)
+        return action_values(
+            weights[live],
+            equity,
+            pot=view.pot,
+            to_call=view.to_call,
+            bet=view.bet_size,
+            can_fold=Action.FOLD in legal,
+            response=response,
+        )
+
+    def opponent_range(self, view: PlayerView) -> Floats:
+        """The opponent's range at ``view`` (heads-up): ``(1326,)`` weights summing to one,
+        zero on the holdings that clash with our cards or the board.
+
+        An opponent action that its known policy gives probability zero with every holding
+        left (the opponent does not play that policy) leaves the range as it was, with a
+        warning logged once.
+        """
+        key = (view.hand_id, view.hole, view.button)
+        if key != self._hand or len(view.actions) < self._seen:
+            self._hand, self._seen = key, 0
+            self._weights = (~dead_mask(view.hole)).astype(np.float64)
+            self._equity.clear()
+        weights = self._weights
+        for decision in Replay(view).decisions(self._seen):
+            weights[dead_mask(decision.view.board)] = 0.0
+            live = np.flatnonzero(weights > 0.0)
+            chance = self.opponent.probabilities(decision.view, live)[:, decision.action]
+            total = float(weights[live] @ chance)
+            if not total > 0.0:
+                self._impossible(decision.action, decision.position)
+                continue
+            weights[live] *= chance / total
+        self._seen = len(view.actions)
+        weights[dead_mask(view.board)] = 0.0
+        result: Floats = weights / weights.sum()
+        return result
+
+    def _impossible(self, action: Action, position: int) -> None:
+        if not self._warned_impossible:
+            logger.warning(
+                "%s: the opponent's %s at log position %d has probability zero with every "
+                "holding under %r's known policy, which it therefore does not play; the range "
+                "ignores such actions",
+                self.name,
+                action.name,
+                position,
+                self.opponent.name,
+            )
+            self._warned_impossible = True
+
+    def observe(self, view: PlayerView) -> None:
+        """Tell the opponent's copy the hand's end as the opponent saw it (its memory)."""
+        if view.num_seats == 2:
+            other = 1 - view.seat
+            shown = view.shown[other] if view.shown else None
+            known = {*view.hole, *view.board}
+            hole = shown if shown is not None else tuple(c for c in range(52) if c not in known)
+            self.opponent.observe(view._replace(seat=other, hole=(hole[0], hole[1])))
+        self._hand = None
+
+    def _equities(self, view: PlayerView) -> Floats:
+        key = (*view.hole, *view.board)
+        equity = self._equity.get(key)
+        if equity is None:
+            params = self.params
+            sampled = len(view.board) < 3 or (len(view.board) == 3 and params.flop_samples < 1081)
+            samples = params.preflop_samples if len(view.board) == 0 else params.flop_samples
+            equity = equities(
+                view.hole, view.board, samples=samples, rng=self.rng if sampled else None
+            )
+            self._equity[key] = equity
+        return equity
+
+
+def lbr_bpp() -> LocalBestResponse:
+    """Registry factory: the local best response to ``bpp``."""
+    return LocalBestResponse(ShadowBayesian(BPPAgent()), name="lbr-bpp")
+
+
+def lbr_bpp_det() -> LocalBestResponse:
+    """Registry factory: the local best response to ``bpp-det``."""
+    return LocalBestResponse(ShadowBayesian(deterministic_bpp()), name="lbr-bpp-det")
+
+
+def lbr_bpp_curves() -> LocalBestResponse:
+    """Registry factory: the local best response to ``bpp-curves``."""
+    return LocalBestResponse(ShadowBayesian(BPPCurvesAgent()), name="lbr-bpp-curves")
+
+
+def lbr_rule() -> LocalBestResponse:
+    """Registry factory: the local best response to ``rule``."""
+    return LocalBestResponse(VectorRule(RuleAgent()), name="lbr-rule")
+
+
+def lbr_call() -> LocalBestResponse:
+    """Registry factory: the local best response to ``call`` (exact best response known)."""
+    return LocalBestResponse(CardIndependent(CallAgent()), name="lbr-call")
+
+
+def lbr_raise() -> LocalBestResponse:
+    """Registry factory: the local best response to ``raise`` (exact best response known)."""
+    return LocalBestResponse(CardIndependent(RaiseAgent()), name="lbr-raise")
+
+
+def lbr_random() -> LocalBestResponse:
+    """Registry factory: the local best response to ``random`` (exact best response known)."""
+    return LocalBestResponse(CardIndependent(RandomAgent()), name="lbr-random")

@@ -1,0 +1,181 @@
+"""An opponent's known policy at every one of its candidate holdings at once.
+
+A local best response (Lisy and Bowling, "Equilibrium approximation quality of current no-limit
+poker bots", AAAI Computer Poker Workshop 2017, section "Local Best Response") re-weights the
+opponent's range at each of its actions by the probability of that action given each holding.
+A ``RangePolicy`` answers that question for all candidate holdings in one call: given the
+opponent's view at its decision (its hole cards there are ignored) and the indices of the
+holdings (``agents.strength.holdings.HOLDINGS``), the ``(H, 3)`` probabilities of fold,
+check/call and bet/raise.
+
+The policy is the opponent's own, white-box: ``ShadowBayesian`` keeps a copy of a BPP that is
+told every hand end the real opponent is told (BPP learns only from the cards shown down, which
+are public), so its opponent model is the real one's at every hand.
+
+* ``CardIndependent``: a bot whose actions ignore its cards (``call``, ``raise``, ``random``).
+* ``VectorRule``: the ``rule`` bot, vectorised (pre-flop class table, hand strength of every
+  holding at once).
+* ``ShadowBayesian``: ``bpp``, ``bpp-det``, ``bpp-curves``. Their probabilities depend on the
+  hole cards only through BPP's current hand type (at most 27 per round,
+  ``agents.bpp.hand_types``), so the scalar agent is asked once per type present.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from agents.base import KnownPolicyAgent
+from agents.baselines import RuleAgent, preflop_class
+from agents.bpp.agent import BayesianPlayer
+from agents.bpp.batched_types import street_types
+from agents.strength import hand_strength_all
+from agents.strength.holdings import HOLDINGS
+from envs.rules import Action, Street
+from envs.view import PlayerView
+
+__all__ = ["CardIndependent", "RangePolicy", "ShadowBayesian", "VectorRule"]
+
+Floats = npt.NDArray[np.float64]
+Index = npt.NDArray[np.intp]
+
+
+class RangePolicy(Protocol):
+    """An opponent's action probabilities for many holdings at once (see the module)."""
+
+    name: str
+    """The opponent's registry name."""
+    stateless: bool
+    """Whether the policy never changes between hands (no learning)."""
+
+    def probabilities(self, view: PlayerView, holdings: Index) -> Floats:
+        """``(len(holdings), 3)`` probabilities at the opponent's decision ``view``."""
+        ...
+
+    def observe(self, view: PlayerView) -> None:
+        """The opponent's terminal view of a hand (its hole cards there are ignored)."""
+        ...
+
+    def forget(self) -> None:
+        """A new match: drop what the opponent learned."""
+        ...
+
+
+class CardIndependent:
+    """A bot whose probabilities do not depend on its cards (``call``, ``raise``, ``random``).
+
+    Args:
+        bot: The bot; it must be memoryless (its ``stateless`` true).
+    """
+
+    stateless = True
+
+    def __init__(self, bot: KnownPolicyAgent) -> None:
+        if not bot.stateless:
+            raise ValueError(f"{bot.name!r} learns between hands; it is not card-independent")
+        self.bot = bot
+        self.name = bot.name
+
+    def probabilities(self, view: PlayerView, holdings: Index) -> Floats:
+        """The bot's probabilities at ``view``, the same for every holding."""
+        row = np.asarray(self.bot.action_probabilities(view), dtype=np.float64)
+        return np.broadcast_to(row, (len(holdings), 3)).copy()
+
+    def observe(self, view: PlayerView) -> None:
+        """Nothing to learn."""
+
+    def forget(self) -> None:
+        """Nothing to forget."""
+
+
+@cache
+def _preflop_classes() -> npt.NDArray[np.int8]:
+    """``RuleAgent``'s pre-flop class (an ``Action``) of every holding, computed once."""
+    return np.array([preflop_class((int(a), int(b))) for a, b in HOLDINGS], dtype=np.int8)
+
+
+class VectorRule:
+    """``RuleAgent`` (registry ``rule``) at every holding at once, deterministic.
+
+    Pre-flop its class per holding (``agents.baselines.preflop_class``, tabulated once); after
+    the flop the hand strength of every holding (``agents.strength.hand_strength_all``, the
+    same HS1 the bot computes) against its thresholds and the pot odds.
+
+    Args:
+        bot: The rule bot whose thresholds to use (the default one if None).
+    """
+
+    stateless = True
+
+    def __init__(self, bot: RuleAgent | None = None) -> None:
+        self.params = (bot if bot is not None else RuleAgent()).params
+        self.name = "rule"
+
+    def probabilities(self, view: PlayerView, holdings: Index) -> Floats:
+        """One-hot ``(H, 3)``: the rule's action with each holding."""
+        legal = view.legal_actions
+        if view.street == Street.PREFLOP:
+            choice = _preflop_classes()[holdings].astype(np.intp)
+        else:
+            hs = hand_strength_all(view.board)[holdings]
+            pot_odds = view.to_call / (view.pot + view.to_call) if view.to_call else 0.0
+            params = self.params
+            choice = np.where(
+                hs >= params.raise_threshold,
+                Action.RAISE,
+                np.where(
+                    (hs >= params.call_threshold) | (hs >= pot_odds), Action.CALL, Action.FOLD
+                ),
+            ).astype(np.intp)
+        for action in (Action.FOLD, Action.RAISE):
+            if action not in legal:
+                choice[choice == action] = Action.CALL
+        result = np.zeros((len(holdings), 3))
+        result[np.arange(len(holdings)), choice] = 1.0
+        return result
+
+    def observe(self, view: PlayerView) -> None:
+        """Nothing to learn."""
+
+    def forget(self) -> None:
+        """Nothing to forget."""
+
+
+class ShadowBayesian:
+    """A BPP (``BPPAgent`` or ``BPPCurvesAgent``) followed hand by hand (see the module).
+
+    Args:
+        agent: A fresh agent with the opponent's settings; this object owns it from now on
+            and tells it every hand end the opponent sees.
+    """
+
+    def __init__(self, agent: BayesianPlayer) -> None:
+        self.agent = agent
+        self.name = agent.name
+        self.stateless = not agent.learn
+
+    def probabilities(self, view: PlayerView, holdings: Index) -> Floats:
+        """BPP's probabilities at ``view`` with each holding: once per current hand type."""
+        count = len(holdings)
+        cards = HOLDINGS[holdings].astype(np.uint8)
+        board = np.zeros((count, 5), dtype=np.uint8)
+        board[:, : len(view.board)] = view.board
+        width = np.full(count, len(view.board), dtype=np.intp)
+        types, _ = street_types(cards, board, width)
+        _, first, inverse = np.unique(types, return_index=True, return_inverse=True)
+        rows = [
+            self.agent.action_probabilities(view._replace(hole=(int(a), int(b))))
+            for a, b in cards[first]
+        ]
+        return np.asarray(rows, dtype=np.float64)[inverse.reshape(-1)]
+
+    def observe(self, view: PlayerView) -> None:
+        """Tell the shadow the opponent's end of the hand (what it learns from)."""
+        self.agent.observe(view)
+
+    def forget(self) -> None:
+        """A new match: the shadow forgets its opponent model, as the opponent does."""
+        self.agent.belief.forget()
