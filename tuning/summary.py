@@ -217,7 +217,7 @@ class StudySummary:
             f"{c.defaults.mean:+.4f} {format_ci(c.defaults.ci)} ({c.hands:,} hands each, "
             f"{target}{reached})",
             f"- tuned minus defaults: {c.diff:+.4f} sb/hand {format_ci(c.diff_ci)} (paired, "
-            f"half-width {c.half_width:.4f}): {self.winner.label} {c.predicate()}",
+            f"half-width {c.half_width:.4f}): {c.verdict()}",
         ]
 
 
