@@ -70,7 +70,7 @@ def test_hand_strength_feature_is_loki_hs_after_the_flop_only() -> None:
     seen = set()
     while len(seen) < 2:
         board = obs["board"][obs["board"] != 52]
-        hs = encoder.encode_one(obs)[-2]
+        hs = encoder.encode_one(obs)[encoder.blocks["hand_strength"]][0]
         expected = hand_strength(obs["hole"], board) if len(board) else 0.0
         assert hs == pytest.approx(expected)
         seen.add(len(board) > 0)
@@ -174,7 +174,11 @@ def test_cli_trains_and_reports_errors(tmp_path: Path, capsys: pytest.CaptureFix
     args += ["--run-dir", str(run_dir), "--num-envs", "1", "--eval-hands", "20"]
     args += ["--final-eval-hands", "20", "--eval-every", "64"]
     assert main(args) == 0
-    assert "sb/hand, 95% CI" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "sb/hand, 95% CI" in out and "of the best response's +3.698 sb/hand" in out
+    final = json.loads((run_dir / "summary.json").read_text())["final"]
+    assert final["best_response"] == pytest.approx(3.6977, abs=1e-4)
+    assert final["fraction"] == pytest.approx(final["sb_per_hand"] / final["best_response"])
     curve = read_curve(run_dir / "curve.csv")
     assert curve[0].timesteps == 0 and curve[-1].timesteps >= 64  # whole rollouts of 256
     assert main(["train", "--opponents", "nobody", "--steps", "5", "--seed", "0"]) == 2
