@@ -1,7 +1,7 @@
 """``holdem-lab train``: a masked-PPO learner against fixed opponents (needs the ``rl`` extra).
 
-    holdem-lab train --opponents call --steps 200000 --seed 1
-    holdem-lab train --resume results/ppo-call-s1 --steps 400000
+    holdem-lab train --opponents call --steps 1500000 --seed 1
+    holdem-lab train --resume results/ppo-call-s1 --steps 2000000
 
 Torch and sb3-contrib are imported inside ``run`` only, so the other commands stay fast and
 work without the extra.

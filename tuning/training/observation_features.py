@@ -141,7 +141,9 @@ class FeatureEncoder:
         power = np.maximum(opponents_in, 1)
         hs = batch_hand_strength(hole, board, board_len)
         blocks.append(np.stack([hs, hs**power], axis=1).astype(np.float32))
-        equity = self._equity.equity(hole, board, board_len)
+        equity = hs.copy()  # on the river, equity against a random holding is HS1
+        early = board_len < 5
+        equity[early] = self._equity.equity(hole[early], board[early], board_len[early])
         blocks.append(np.stack([equity, equity**power], axis=1).astype(np.float32))
         return np.concatenate(blocks, axis=1)
 
