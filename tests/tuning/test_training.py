@@ -172,7 +172,7 @@ def test_cli_trains_and_reports_errors(tmp_path: Path, capsys: pytest.CaptureFix
     run_dir = tmp_path / "cli"
     args = ["train", "--opponents", "raise", "--steps", "64", "--seed", "0", "--quiet"]
     args += ["--run-dir", str(run_dir), "--num-envs", "1", "--eval-hands", "20"]
-    args += ["--final-eval-hands", "20", "--eval-every", "64"]
+    args += ["--final-eval-hands", "20", "--eval-every", "64", "--batch-size", "64"]
     assert main(args) == 0
     out = capsys.readouterr().out
     assert "sb/hand, 95% CI" in out and "of the best response's +3.698 sb/hand" in out
@@ -180,7 +180,10 @@ def test_cli_trains_and_reports_errors(tmp_path: Path, capsys: pytest.CaptureFix
     assert final["best_response"] == pytest.approx(3.6977, abs=1e-4)
     assert final["fraction"] == pytest.approx(final["sb_per_hand"] / final["best_response"])
     curve = read_curve(run_dir / "curve.csv")
-    assert curve[0].timesteps == 0 and curve[-1].timesteps >= 64  # whole rollouts of 256
+    assert curve[0].timesteps == 0 and curve[-1].timesteps >= 64  # whole rollouts of 64
+    small = ["train", "--opponents", "call", "--steps", "5", "--seed", "0", "--num-envs", "1"]
+    assert main([*small, "--run-dir", str(tmp_path / "small")]) == 1
+    assert "batch_size (512) exceeds a rollout" in capsys.readouterr().err
     assert main(["train", "--opponents", "nobody", "--steps", "5", "--seed", "0"]) == 2
     assert "unknown agent 'nobody'" in capsys.readouterr().err
     assert main(["train", "--opponents", "call", "--seed", "0"]) == 2

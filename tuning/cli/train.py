@@ -19,6 +19,8 @@ from tuning.cli._args import positive_int, seed
 
 _SETTINGS = (
     "num_envs",
+    "n_steps",
+    "batch_size",
     "eval_every",
     "eval_hands",
     "final_eval_hands",
@@ -51,6 +53,10 @@ def add_parser(sub: Any) -> None:
     train.add_argument("--run-dir", type=Path, help="where to save (default results/ppo-...)")
     train.add_argument("--resume", type=Path, metavar="RUN_DIR", help="continue this saved run")
     train.add_argument("--num-envs", type=positive_int, help="tables stepped together")
+    train.add_argument("--n-steps", type=positive_int, help="rollout length per table")
+    train.add_argument(
+        "--batch-size", type=positive_int, help="PPO minibatch (at most n-steps x num-envs)"
+    )
     train.add_argument("--eval-every", type=positive_int, help="timesteps between checkpoints")
     train.add_argument("--eval-hands", type=positive_int, help="hands per checkpoint evaluation")
     train.add_argument("--final-eval-hands", type=positive_int, help="hands of the final match")
