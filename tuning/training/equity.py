@@ -4,11 +4,11 @@
   same numbers as ``agents.strength.hand_strength`` row by row; rows are grouped by board size
   and each group is one vectorised enumeration of the 1,326 holdings.
 * ``EquityEstimator``: the probability of winning at showdown (ties count half) against one
-  uniformly random holding, with the board completed at random: the equity that decides a best
-  response against card-independent bots (bet when it is at least one half against a bot that
-  always calls; Johanson et al., "Accelerating best response calculation in large extensive
-  games", IJCAI 2011, compute the same quantity exactly). HS ignores the cards to come, so on
-  the flop and turn it misjudges draws; equity does not. It is estimated by Monte Carlo over a
+  uniformly random holding, with the board completed at random: the number a best response
+  against card-independent bots bets on (against a bot that always calls, every bet is a side
+  wager won with this probability, so it bets when the equity exceeds one half). HS ignores
+  the cards to come, so on the flop and turn it misjudges draws; equity does not. It is
+  estimated by Monte Carlo over a
   fixed set of deck permutations drawn once from the estimator's seed, so it is a deterministic
   function of the cards (the same in training and evaluation) with a standard error of at most
   ``0.5 / sqrt(samples)``; on the river it is HS1 exactly. Pre-flop values are kept per holding
