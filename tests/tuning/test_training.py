@@ -70,7 +70,7 @@ def test_hand_strength_feature_is_loki_hs_after_the_flop_only() -> None:
     seen = set()
     while len(seen) < 2:
         board = obs["board"][obs["board"] != 52]
-        hs = encoder.encode_one(obs)[-2]
+        hs = encoder.encode_one(obs)[encoder.blocks["hand_strength"]][0]
         expected = hand_strength(obs["hole"], board) if len(board) else 0.0
         assert hs == pytest.approx(expected)
         seen.add(len(board) > 0)
@@ -172,14 +172,19 @@ def test_cli_trains_and_reports_errors(tmp_path: Path, capsys: pytest.CaptureFix
     run_dir = tmp_path / "cli"
     args = ["train", "--opponents", "raise", "--steps", "64", "--seed", "0", "--quiet"]
     args += ["--run-dir", str(run_dir), "--num-envs", "1", "--eval-hands", "20"]
-    args += ["--final-eval-hands", "20", "--eval-every", "64"]
+    args += ["--final-eval-hands", "20", "--eval-every", "64", "--batch-size", "64"]
     assert main(args) == 0
     out = capsys.readouterr().out
-    assert "sb/hand, 95% CI" in out
-    assert "trained 256 steps for --steps 64: PPO updates the policy on whole rollouts of " in out
-    assert "n_steps x num_envs = 256 x 1 = 256 decisions" in out
+    assert "sb/hand, 95% CI" in out and "of the best response's +3.698 sb/hand" in out
+    final = json.loads((run_dir / "summary.json").read_text())["final"]
+    assert final["best_response"] == pytest.approx(3.6977, abs=1e-4)
+    assert final["fraction"] == pytest.approx(final["sb_per_hand"] / final["best_response"])
+    assert "trained " not in out  # 64 steps are one whole rollout of 64 x 1: no rounding
     curve = read_curve(run_dir / "curve.csv")
-    assert curve[0].timesteps == 0 and curve[-1].timesteps >= 64  # whole rollouts of 256
+    assert curve[0].timesteps == 0 and curve[-1].timesteps >= 64  # whole rollouts of 64
+    small = ["train", "--opponents", "call", "--steps", "5", "--seed", "0", "--num-envs", "1"]
+    assert main([*small, "--run-dir", str(tmp_path / "small")]) == 1
+    assert "batch_size (512) exceeds a rollout" in capsys.readouterr().err
     assert main(["train", "--opponents", "nobody", "--steps", "5", "--seed", "0"]) == 2
     assert "unknown agent 'nobody'" in capsys.readouterr().err
     assert main(["train", "--opponents", "call", "--seed", "0"]) == 2

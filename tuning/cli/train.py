@@ -1,7 +1,7 @@
 """``holdem-lab train``: a masked-PPO learner against fixed opponents (needs the ``rl`` extra).
 
-    holdem-lab train --opponents call --steps 200000 --seed 1
-    holdem-lab train --resume runs/ppo-call-s1 --steps 400000
+    holdem-lab train --opponents call --steps 1500000 --seed 1
+    holdem-lab train --resume runs/ppo-call-s1 --steps 2000000
 
 Torch and sb3-contrib are imported inside ``run`` only, so the other commands stay fast and
 work without the extra.
@@ -16,6 +16,20 @@ from typing import Any
 
 from envs.registry import available_agents
 from tuning.cli._args import positive_int, seed
+
+_SETTINGS = (
+    "num_envs",
+    "n_steps",
+    "batch_size",
+    "eval_every",
+    "eval_hands",
+    "final_eval_hands",
+    "ent_coef",
+    "learning_rate",
+    "reward_scale",
+    "fold_bias",
+)
+"""Options that override ``TrainConfig``'s defaults when given."""
 
 DEFAULT_ROOT = Path("runs")
 """New runs go to ``runs/ppo-<opponents>-s<seed>`` (ignored by git) unless ``--run-dir`` says
@@ -38,28 +52,25 @@ def add_parser(sub: Any) -> None:
     train.add_argument(
         "--steps",
         type=positive_int,
-        help="learner decisions to train for in all; PPO trains whole rollouts (256 x --num-envs "
-        "decisions), so a run stops at the end of the first rollout reaching STEPS and says so",
+        help="learner decisions to train for in all; PPO trains whole rollouts (--n-steps x "
+        "--num-envs decisions), so a run stops at the end of the first rollout reaching STEPS "
+        "and says so",
     )
     train.add_argument("--seed", type=seed, help="root seed (>= 0)")
     train.add_argument("--run-dir", type=Path, help="where to save (default runs/ppo-...)")
     train.add_argument("--resume", type=Path, metavar="RUN_DIR", help="continue this saved run")
-    train.add_argument("--num-envs", type=positive_int, default=8, help="tables stepped together")
+    train.add_argument("--num-envs", type=positive_int, help="tables stepped together")
+    train.add_argument("--n-steps", type=positive_int, help="rollout length per table")
     train.add_argument(
-        "--eval-every", type=positive_int, default=25_000, help="timesteps between checkpoints"
+        "--batch-size", type=positive_int, help="PPO minibatch (at most n-steps x num-envs)"
     )
-    train.add_argument(
-        "--eval-hands", type=positive_int, default=4_000, help="hands per checkpoint evaluation"
-    )
-    train.add_argument(
-        "--final-eval-hands", type=positive_int, default=20_000, help="hands of the final match"
-    )
-    train.add_argument(
-        "--ent-coef", type=float, default=0.3, help="PPO entropy bonus (default 0.3)"
-    )
-    train.add_argument(
-        "--learning-rate", type=float, default=3e-4, help="Adam step size (default 3e-4)"
-    )
+    train.add_argument("--eval-every", type=positive_int, help="timesteps between checkpoints")
+    train.add_argument("--eval-hands", type=positive_int, help="hands per checkpoint evaluation")
+    train.add_argument("--final-eval-hands", type=positive_int, help="hands of the final match")
+    train.add_argument("--ent-coef", type=float, help="PPO entropy bonus")
+    train.add_argument("--learning-rate", type=float, help="Adam step size")
+    train.add_argument("--reward-scale", type=float, help="factor on the training rewards")
+    train.add_argument("--fold-bias", type=float, help="added to the fresh policy's fold logit")
     train.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
     train.set_defaults(command=run, parser=train)
 
@@ -92,16 +103,11 @@ def run(args: argparse.Namespace) -> int:
             result = resume(args.resume, steps=args.steps, progress=not args.quiet)
             config = TrainConfig.load(args.resume / "config.json")
         else:
+            given = {
+                name: getattr(args, name) for name in _SETTINGS if getattr(args, name) is not None
+            }
             config = TrainConfig(
-                opponents=tuple(args.opponents),
-                steps=args.steps,
-                seed=args.seed,
-                num_envs=args.num_envs,
-                eval_every=args.eval_every,
-                eval_hands=args.eval_hands,
-                final_eval_hands=args.final_eval_hands,
-                ent_coef=args.ent_coef,
-                learning_rate=args.learning_rate,
+                opponents=tuple(args.opponents), steps=args.steps, seed=args.seed, **given
             )
             run_dir = args.run_dir or DEFAULT_ROOT / (
                 f"ppo-{'-'.join(args.opponents)}-s{args.seed}"
@@ -112,9 +118,16 @@ def run(args: argparse.Namespace) -> int:
         return 1
     final = result.final
     ci = f"[{final.ci[0]:+.3f}, {final.ci[1]:+.3f}]" if final.ci else "n/a"
+    ceiling = ""
+    if result.best_response is not None and result.fraction is not None:
+        ceiling = (
+            f"; {100 * result.fraction:.1f}% of the best response's "
+            f"{result.best_response:+.3f} sb/hand"
+        )
     sys.stdout.write(
         f"{result.run_dir}: {result.timesteps:,} steps, {result.hands:,} training hands; "
-        f"final {final.hands:,} held-out hands: {final.sb_per_hand:+.3f} sb/hand, 95% CI {ci}\n"
+        f"final {final.hands:,} held-out hands: {final.sb_per_hand:+.3f} sb/hand, 95% CI {ci}"
+        f"{ceiling}\n"
     )
     note = rounding_note(config.steps, result.timesteps, config.n_steps, config.num_envs)
     if note:

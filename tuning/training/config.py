@@ -7,6 +7,8 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from envs.validation import whole_number
 
 __all__ = ["EVAL_SEED_OFFSET", "TrainConfig"]
@@ -32,9 +34,9 @@ class TrainConfig:
     """Learner decisions (PPO timesteps) to train for in all, resumptions included."""
     seed: int
     """Root seed of the tables, the network's initialisation and PPO's minibatches."""
-    num_envs: int = 8
+    num_envs: int = 64
     """Tables stepped together (``envs.vector_env``)."""
-    eval_every: int = 25_000
+    eval_every: int = 50_000
     """Evaluate and save a checkpoint every this many timesteps (and at the start and end)."""
     eval_hands: int = 4_000
     """Hands of each checkpoint's duplicate match (rounded up to whole deals)."""
@@ -42,23 +44,32 @@ class TrainConfig:
     """Hands of the final model's duplicate match, reported in ``summary.json``."""
     eval_seed: int | None = None
     """Seed of the evaluation deals; ``None``: ``seed + EVAL_SEED_OFFSET``."""
-    n_steps: int = 256
+    n_steps: int = 64
     """PPO rollout length per table (a rollout is ``n_steps * num_envs`` decisions)."""
-    batch_size: int = 256
+    batch_size: int = 512
     """PPO minibatch size."""
     n_epochs: int = 4
     """PPO passes over each rollout."""
     learning_rate: float = 3e-4
     """Adam step size."""
+    anneal_lr: bool = True
+    """Let the step size fall linearly from ``learning_rate`` to 0 at ``steps`` (a resumption
+    to more steps stretches the line to the new end)."""
     gamma: float = 1.0
     """Discount: none within a hand (a hand is one episode, paid at its end)."""
     gae_lambda: float = 0.95
     """GAE's bias-variance trade-off."""
-    ent_coef: float = 0.3
-    """Entropy bonus, keeping the training policy exploring. High on purpose: with SB3's usual
-    0.01 the learner collapses to folding every hand against ``raise`` and never recovers
-    (``results/training.md``); checkpoints evaluate the most probable action, so the noisier
-    training policy costs the evaluated one nothing."""
+    ent_coef: float = 0.01
+    """Entropy bonus (SB3's usual value)."""
+    reward_scale: float = 1.0
+    """Factor on the rewards PPO trains on (they are in big blinds, up to +-24 heads-up with
+    the default stacks); the value network then fits targets of moderate size."""
+    fold_bias: float = -3.0
+    """Added to the fresh policy's fold logit: -3 makes folding rare at first (about 2.4% at
+    a bet against 1/3 for SB3's near-uniform start). A start that folds a third of the time
+    at every bet loses far more against ``raise`` by folding after investing than by folding
+    at once, so it learns to fold every hand before it learns which to play
+    (``results/training.md``)."""
     net_arch: tuple[int, ...] = (64, 64)
     """Hidden layers of the policy and of the value network (separate networks)."""
     threads: int = 1
@@ -84,6 +95,8 @@ class TrainConfig:
             )
         if not (self.learning_rate > 0 and 0 < self.gamma <= 1 and 0 <= self.gae_lambda <= 1):
             raise ValueError("need learning_rate > 0, 0 < gamma <= 1 and 0 <= gae_lambda <= 1")
+        if not self.reward_scale > 0 or not np.isfinite(self.fold_bias):
+            raise ValueError("need reward_scale > 0 and a finite fold_bias")
         if self.ent_coef < 0 or not self.net_arch or min(self.net_arch) < 1:
             raise ValueError("need ent_coef >= 0 and at least one hidden layer of width >= 1")
 

@@ -15,7 +15,7 @@ from matplotlib.figure import Figure
 
 from envs.match import AgentResult
 
-__all__ = ["CurvePoint", "plot_curve", "read_curve", "write_curve"]
+__all__ = ["CurvePoint", "curve_figure", "plot_curve", "read_curve", "write_curve"]
 
 
 @dataclass(frozen=True)
@@ -70,15 +70,34 @@ def read_curve(path: Path) -> list[CurvePoint]:
         ]
 
 
-def plot_curve(path: Path, points: Sequence[CurvePoint], title: str) -> None:
-    """Draw winnings (with the CI band) against training hands into the PNG ``path``."""
+def plot_curve(
+    path: Path, points: Sequence[CurvePoint], title: str, best_response: float | None = None
+) -> None:
+    """Draw winnings (with the CI band) against training hands into the PNG ``path``, and
+    the opponent's best-response value as a dashed line when it is known."""
+    curve_figure(points, title, best_response).savefig(path, dpi=110)
+
+
+def curve_figure(
+    points: Sequence[CurvePoint], title: str, best_response: float | None = None
+) -> Figure:
+    """The figure ``plot_curve`` saves."""
     fig = Figure(figsize=(6.4, 4.0), layout="constrained")
     ax = fig.subplots()
     x = [p.hands for p in points]
     ax.axhline(0.0, color="0.6", linewidth=0.8)
     ax.fill_between(x, [p.ci_low for p in points], [p.ci_high for p in points], alpha=0.25)
-    ax.plot(x, [p.sb_per_hand for p in points], marker="o", markersize=3)
+    ax.plot(x, [p.sb_per_hand for p in points], marker="o", markersize=3, label="learner")
+    if best_response is not None:
+        ax.axhline(
+            best_response,
+            color="tab:red",
+            linestyle="--",
+            linewidth=1.0,
+            label=f"best response {best_response:+.3f}",
+        )
+        ax.legend(loc="lower right", fontsize="small")
     ax.set_xlabel("training hands")
     ax.set_ylabel("small bets per hand (held-out deals, 95% CI)")
     ax.set_title(title)
-    fig.savefig(path, dpi=110)
+    return fig

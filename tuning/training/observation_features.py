@@ -19,26 +19,34 @@ alone, see ``envs.observation``), for one observation or a batch, identically in
 | raises and calls per street | 12 | learner's and opponents' raises / cap, opponents' calls
   (checks included) / their most |
 | hand strength | 2 | post-flop HS against one random holding, and HS ** opponents in |
+| equity | 2 | equity against one random holding (all streets), and equity ** opponents in |
 
-Hand strength (``agents.strength.hand_strength``, Loki's HS1) is the one computed feature: an
-MLP learns card combinations slowly, and HS is what the rule-based agents of the papers start
-from; pre-flop it is 0 and the rank block carries the information.
+Hand strength (Loki's HS1, Papp 1998 section 5.2) and equity against a random holding
+(``tuning.training.equity``) are the computed features: an MLP learns card combinations
+slowly, HS is what the rule-based agents of the papers start from, and equity (which counts
+the cards to come) is what a best response against card-independent bots bets on. Pre-flop
+HS is 0 and the rank block carries the information. Both are computed for all rows at once.
+
+Seats are the observation's: the learner is seat 0 (as in the env). An agent in another seat
+rotates its observation first (``seat_relative``).
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from agents.strength import hand_strength
 from envs.cards import DECK_SIZE
 from envs.observation import NO_CARD
 from envs.rules import Action, Rules
+from tuning.training.equity import EquityEstimator, batch_hand_strength
 
-__all__ = ["FeatureEncoder"]
+__all__ = ["FeatureEncoder", "seat_relative"]
+
+_SEAT_KEYS = ("bets", "contributions", "stacks", "folded")
+"""Observation keys indexed by seat (``shown`` too, by pairs; the features do not read it)."""
 
 _RANKS = 13
 _STREETS = 4
@@ -55,8 +63,27 @@ class FeatureEncoder:
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
         n = rules.num_seats
-        self.size = 2 * _RANKS + 2 + 2 * DECK_SIZE + _STREETS + n + 4
-        self.size += max(rules.max_bets) + 1 + 1 + 3 * _STREETS + 2
+        sizes = {
+            "ranks": 2 * _RANKS,
+            "pair_suited": 2,
+            "cards": 2 * DECK_SIZE,
+            "street": _STREETS,
+            "position": n,
+            "chips": 4,
+            "bets": max(rules.max_bets) + 1,
+            "opponents_in": 1,
+            "betting": 3 * _STREETS,
+            "hand_strength": 2,
+            "equity": 2,
+        }
+        ends = np.cumsum(list(sizes.values()))
+        self.blocks = {
+            name: slice(int(end) - size, int(end))
+            for (name, size), end in zip(sizes.items(), ends, strict=True)
+        }
+        """Where each block of features sits in a row."""
+        self.size = int(ends[-1])
+        self._equity = EquityEstimator()
         self._scale = float(rules.max_commitment)
         caps = np.array(rules.max_bets, dtype=np.float32)
         # Most raises by anyone per street is the cap; most opponents' calls, a call by each
@@ -110,11 +137,14 @@ class FeatureEncoder:
         blocks.append((opponents_in / (self.rules.num_seats - 1))[:, None].astype(np.float32))
         blocks.append(self._betting(np.asarray(obs["history"])))
 
-        strength = np.zeros((batch, 2), dtype=np.float32)
-        for i in np.flatnonzero(dealt.sum(axis=1) >= 3):
-            hs = _strength(tuple(hole[i].tolist()), tuple(board[i][dealt[i]].tolist()))
-            strength[i] = hs, hs ** max(int(opponents_in[i]), 1)
-        blocks.append(strength)
+        board_len = dealt.sum(axis=1)
+        power = np.maximum(opponents_in, 1)
+        hs = batch_hand_strength(hole, board, board_len)
+        blocks.append(np.stack([hs, hs**power], axis=1).astype(np.float32))
+        equity = hs.copy()  # on the river, equity against a random holding is HS1
+        early = board_len < 5
+        equity[early] = self._equity.equity(hole[early], board[early], board_len[early])
+        blocks.append(np.stack([equity, equity**power], axis=1).astype(np.float32))
         return np.concatenate(blocks, axis=1)
 
     def _betting(self, history: npt.NDArray[np.int64]) -> npt.NDArray[np.float32]:
@@ -141,7 +171,22 @@ def _one_hot(values: npt.ArrayLike, size: int) -> npt.NDArray[np.float32]:
     return out
 
 
-@lru_cache(maxsize=8192)
-def _strength(hole: tuple[int, ...], board: tuple[int, ...]) -> float:
-    """Cached HS: a learner often decides more than once on the same street."""
-    return hand_strength(hole, board)
+def seat_relative(obs: dict[str, Any], seat: npt.ArrayLike) -> dict[str, Any]:
+    """A batched observation of ``seat`` (one per row) rotated so that it is seat 0.
+
+    Seat-indexed arrays are rolled (row ``i``'s entry 0 becomes seat ``seat[i]``'s) and the
+    history's seats renumbered ``(s - seat) % n``; the other keys are kept. ``FeatureEncoder``
+    reads seat 0 as its own, so an agent outside seat 0 encodes this instead.
+    """
+    seats = np.asarray(seat, dtype=np.int64).reshape(-1)
+    n = np.asarray(obs["folded"]).shape[1]
+    rows = np.arange(len(seats))[:, np.newaxis]
+    order = (np.arange(n)[np.newaxis, :] + seats[:, np.newaxis]) % n
+    rotated = dict(obs)
+    for key in _SEAT_KEYS:
+        rotated[key] = np.asarray(obs[key])[rows, order]
+    history = np.array(obs["history"], dtype=np.int64)
+    logged = history[..., 1] >= 0
+    history[..., 1] = np.where(logged, (history[..., 1] - seats[:, np.newaxis]) % n, -1)
+    rotated["history"] = history
+    return rotated

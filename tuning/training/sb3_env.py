@@ -7,7 +7,8 @@ of ``FeatureEncoder``. ``env_method("action_masks")`` returns every table's lega
 which is how sb3-contrib's ``MaskablePPO`` finds them.
 
 It also counts the hands the learner's tables played (``hands``, skipped hands included) and
-keeps the recent rewards per hand (``recent_rewards``) for the progress bar.
+keeps the recent rewards per hand (``recent_rewards``, in big blinds) for the progress bar.
+The rewards it returns are the env's times ``reward_scale``.
 """
 
 from __future__ import annotations
@@ -35,8 +36,14 @@ class HoldemVecEnv(VecEnv):
     """``num_envs`` tables against ``opponents`` as an SB3 ``VecEnv`` with flat observations."""
 
     def __init__(
-        self, num_envs: int, opponents: Sequence[OpponentSpec], *, rules: Rules | None = None
+        self,
+        num_envs: int,
+        opponents: Sequence[OpponentSpec],
+        *,
+        rules: Rules | None = None,
+        reward_scale: float = 1.0,
     ) -> None:
+        self.reward_scale = reward_scale
         self.tables = LimitHoldemVectorEnv(num_envs, opponents, rules=rules)
         self.encoder = FeatureEncoder(self.tables.rules)
         observation_space = spaces.Box(
@@ -77,7 +84,8 @@ class HoldemVecEnv(VecEnv):
                 self.recent_rewards.append(float(rewards[i]))
             self.hands += len(done)
         self._count_skipped(info)
-        return features, rewards.astype(np.float32), terminated | truncated, infos
+        scaled = (rewards * self.reward_scale).astype(np.float32)
+        return features, scaled, terminated | truncated, infos
 
     def close(self) -> None:
         self.tables.close()

@@ -22,7 +22,7 @@ import json
 import logging
 import sys
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -30,13 +30,17 @@ import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.utils import LinearSchedule
 from tqdm import tqdm
 
 from envs.match import AgentResult, play_match
 from envs.registry import make_agent
+from envs.rules import Action
+from tuning.training.ceiling import best_response_value, fraction_of
 from tuning.training.config import TrainConfig
 from tuning.training.curve import CurvePoint, plot_curve, read_curve, write_curve
 from tuning.training.policy import PolicyAgent
+from tuning.training.run_state import FinalEvaluation, RunState
 from tuning.training.sb3_env import HoldemVecEnv
 
 __all__ = ["FinalEvaluation", "RunState", "TrainResult", "evaluate", "resume", "train"]
@@ -53,77 +57,6 @@ CONFIG, MODEL, CURVE, FIGURE, SUMMARY = (
 
 
 @dataclass(frozen=True)
-class FinalEvaluation:
-    """The final model's held-out match, as ``summary.json`` keeps it."""
-
-    hands: int
-    sb_per_hand: float
-    ci: tuple[float, float] | None
-    """95% Student-t interval of ``sb_per_hand`` over deals."""
-    std_error: float | None
-    vpip: float
-    pfr: float
-
-    @classmethod
-    def of(cls, result: AgentResult) -> FinalEvaluation:
-        """The figures of the learner's match result."""
-        return cls(
-            result.hands, result.sb_per_hand, result.ci, result.std_error, result.vpip, result.pfr
-        )
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-friendly form."""
-        return {**asdict(self), "ci": list(self.ci) if self.ci else None}
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> FinalEvaluation:
-        """Inverse of ``to_dict``."""
-        ci = data["ci"]
-        return cls(
-            hands=data["hands"],
-            sb_per_hand=data["sb_per_hand"],
-            ci=(ci[0], ci[1]) if ci else None,
-            std_error=data["std_error"],
-            vpip=data["vpip"],
-            pfr=data["pfr"],
-        )
-
-
-@dataclass(frozen=True)
-class RunState:
-    """A run's progress, saved as ``summary.json`` at every checkpoint."""
-
-    timesteps: int = 0
-    """Learner decisions trained on so far (the saved model's)."""
-    hands: int = 0
-    """Training hands played so far."""
-    segments: int = 0
-    """Starts and resumptions of the run so far (each draws fresh table seeds)."""
-    final: FinalEvaluation | None = None
-    """The last segment's final evaluation; ``None`` until a segment finishes."""
-
-    def to_json(self) -> str:
-        """The ``summary.json`` text."""
-        data = {**asdict(self), "final": self.final.to_dict() if self.final else None}
-        return json.dumps(data, indent=2) + "\n"
-
-    @classmethod
-    def load(cls, path: Path) -> RunState:
-        """Read a ``summary.json``; ``ValueError`` if it is not one."""
-        data = json.loads(path.read_text(encoding="utf-8"))
-        try:
-            final = data["final"]
-            return cls(
-                timesteps=int(data["timesteps"]),
-                hands=int(data["hands"]),
-                segments=int(data["segments"]),
-                final=FinalEvaluation.from_dict(final) if final is not None else None,
-            )
-        except (KeyError, TypeError) as error:
-            raise ValueError(f"{path} is not a run summary: {error!r}") from None
-
-
-@dataclass(frozen=True)
 class TrainResult:
     """What a (resumed) run reached."""
 
@@ -133,10 +66,18 @@ class TrainResult:
     curve: tuple[CurvePoint, ...]
     final: AgentResult
     """The final model's evaluation over ``final_eval_hands`` held-out hands."""
+    best_response: float | None = None
+    """The opponent's best-response value in sb/hand, where known."""
+
+    @property
+    def fraction(self) -> float | None:
+        """The final winnings as a fraction of ``best_response`` (``None`` when unknown)."""
+        return fraction_of(self.final.sb_per_hand, self.best_response)
 
 
 def evaluate(model: Any, opponents: tuple[str, ...], *, hands: int, seed: int) -> AgentResult:
-    """The policy's duplicate-match result against fresh ``opponents`` on deals of ``seed``."""
+    """The policy's duplicate-match result against fresh ``opponents`` on deals of ``seed``
+    (on the batched engine, all deals at once, when every opponent has a batched form)."""
     agents = [PolicyAgent(model), *(make_agent(name) for name in opponents)]
     return play_match(agents, hands=hands, seed=seed).results[0]
 
@@ -199,11 +140,15 @@ class _Run:
         self.segment_seed = int(seed_seq.generate_state(1)[0] >> 1)  # SB3 wants < 2**31
         self.venv: HoldemVecEnv | None = None
         self.model: Any = None
+        self.best_response: float | None = None
 
     def execute(self) -> TrainResult:
         config = self.config
         torch.set_num_threads(config.threads)
-        self.venv = HoldemVecEnv(config.num_envs, config.opponents)
+        self.venv = HoldemVecEnv(
+            config.num_envs, config.opponents, reward_scale=config.reward_scale
+        )
+        self.best_response = best_response_value(config.opponents, self.venv.tables.rules)
         # Counted at once, so that a resumption after an interruption gets fresh table seeds.
         self.state = replace(self.state, segments=self.segment + 1)
         try:
@@ -219,7 +164,7 @@ class _Run:
                 hands=config.final_eval_hands,
                 seed=config.match_seed,
             )
-            self.state = replace(self.state, final=FinalEvaluation.of(final))
+            self.state = replace(self.state, final=FinalEvaluation.of(final, self.best_response))
             self._save_state()
         finally:
             self.venv.close()
@@ -229,6 +174,7 @@ class _Run:
             self._hands(),
             tuple(self.curve),
             final,
+            self.best_response,
         )
 
     def _model(self) -> Any:
@@ -238,13 +184,17 @@ class _Run:
             model = MaskablePPO.load(path, env=self.venv, device="cpu")
             model.set_random_seed(self.segment_seed)
             return model
-        return MaskablePPO(
+        model = MaskablePPO(
             "MlpPolicy",
             self.venv,
             n_steps=config.n_steps,
             batch_size=config.batch_size,
             n_epochs=config.n_epochs,
-            learning_rate=config.learning_rate,
+            learning_rate=(
+                LinearSchedule(config.learning_rate, 0.0, 1.0)
+                if config.anneal_lr
+                else config.learning_rate
+            ),
             gamma=config.gamma,
             gae_lambda=config.gae_lambda,
             ent_coef=config.ent_coef,
@@ -253,6 +203,12 @@ class _Run:
             device="cpu",
             verbose=0,
         )
+        with torch.no_grad():
+            # A fresh policy is near uniform; fold_bias shifts its fold logit (see the config).
+            bias = model.policy.action_net.bias
+            assert isinstance(bias, torch.Tensor)
+            bias[Action.FOLD] += config.fold_bias
+        return model
 
     def _learn(self, done: int) -> None:
         config = self.config
@@ -290,7 +246,7 @@ class _Run:
         self._save_model()
         write_curve(self.run_dir / CURVE, self.curve)
         title = _title(config)
-        plot_curve(self.run_dir / FIGURE, self.curve, title)
+        plot_curve(self.run_dir / FIGURE, self.curve, title, self.best_response)
         self._save_state()
 
     def _save_model(self) -> None:
