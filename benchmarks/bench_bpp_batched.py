@@ -25,7 +25,6 @@ left alone.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import datetime
 import math
 import os
@@ -123,12 +122,11 @@ def restrict(batch: Batch, tables: int) -> Batch | None:
     keep = batch.tables < tables
     if not keep.any():
         return None
-    changes: dict[str, Any] = {
-        f.name: getattr(batch, f.name)[keep]
-        for f in dataclasses.fields(batch)
-        if isinstance(getattr(batch, f.name), np.ndarray)
-    }
-    return dataclasses.replace(batch, **changes)
+    fields: dict[str, Any] = {}
+    for name in type(batch)._fields:
+        value = getattr(batch, name)
+        fields[name] = value[keep] if isinstance(value, np.ndarray) else value
+    return type(batch)(**fields)
 
 
 def replay_batched(steps: Sequence[Step], tables: int, repeats: int) -> tuple[float, int]:
