@@ -211,12 +211,12 @@ def main(argv: list[str] | None = None) -> int:
             "hands as the plain env with the same seeds (both draw the opponents' actions",
             "from the match key's common random numbers). Per table and step it still builds",
             "Gymnasium's per-table `final_obs` dicts and info tuples for the hands that end",
-            "(the `SyncVectorEnv` convention it keeps). Against `bpp` the batched twin's",
-            "decisions and learning are more than half of a step (profiled), so the ratio",
-            "there sits near the target and follows the twin's speed. Against `rule` the",
-            "batched bot's exact hand strength over 1,081 holdings dominates. The SB3 row",
-            "adds the learner's `FeatureEncoder`, whose post-flop hand strength is computed",
-            "row by row: it is most of that row's cost.",
+            "(the `SyncVectorEnv` convention it keeps). The opponents' batched twins run",
+            "compiled loops (BPP's P(win); the rule bot's exact hand strength over 1,081",
+            "holdings, `agents.strength.batched`). The SB3 row adds the learner's",
+            "`FeatureEncoder` (166 features for every table at once, of which the hand",
+            "strength and the sampled equity are most of the cost) and SB3's own per-step",
+            "work; `holdem-lab train` adds the policy network (`results/training.md`).",
             "",
         ]
         write_section(args.write, "vector", "\n".join(lines))
