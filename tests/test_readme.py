@@ -67,7 +67,7 @@ APPENDED: dict[str, list[str]] = {
     "transfer": ["--blocks", "2", "--deals-per-block", "3", "--quiet"],
     "worker": ["--quiet"],
     "train": [
-        "--num-envs", "1", "--eval-every", "256", "--eval-hands", "20",
+        "--num-envs", "1", "--batch-size", "64", "--eval-every", "256", "--eval-hands", "20",
         "--final-eval-hands", "20", "--quiet",
     ],
     "learning-curve": ["--block", "50", "--quiet"],
