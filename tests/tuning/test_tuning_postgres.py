@@ -126,8 +126,9 @@ def test_several_processes_open_the_same_fresh_database_at_once(pg_url: str) -> 
 def test_a_worker_killed_mid_batch_has_its_trials_retried(pg_url: str) -> None:
     name = unique("killed")
     heartbeat = 1
-    # Batches of two trials of a few thousand hands, long enough to be killed in one.
-    protocol = MatchProtocol(opponents=("rule",), deals_per_block=150, blocks=4)
+    # Batches of two trials of 12,000 hands (about a second against the compiled rule bot),
+    # long enough to be killed in one.
+    protocol = MatchProtocol(opponents=("rule",), deals_per_block=150, blocks=40)
     create(pg_url, name, 6, protocol, heartbeat, batch=2)
     victim = worker(pg_url, name, 0, heartbeat)
     study = optuna.load_study(study_name=name, storage=pg_url)
