@@ -157,7 +157,10 @@ def _ask_batch(settings: StudySettings, study: optuna.Study, worker_id: int) -> 
             if not any(t.state == TrialState.RUNNING for t in counted):
                 return []
         time.sleep(POLL_SECONDS)  # other processes' trials may fail and be queued again
-        fail_stale_trials(study)
+        # Failing a stale trial and queueing its retry are two writes: under the budget lock,
+        # so that no other process counts the budget between them and asks one trial too many.
+        with budget_lock(storage_of(study), study.study_name):
+            fail_stale_trials(study)
         requeue_orphans(study)
 
 
