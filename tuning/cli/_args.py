@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
+
+RUNS = Path("runs")
+"""Where the commands write unless told otherwise: ignored by git, so that a user's command
+never rewrites the committed evidence in ``results/``."""
 
 
 def positive_int(text: str) -> int:

@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tuning.cli._args import positive_int, seed
+from tuning.cli._args import RUNS, positive_int, seed
 from tuning.cli.tune import SAMPLERS, add_study_options, apply_preset, study_parts
 
 DEFAULT_SAMPLERS = ("tpe", "cmaes", "gp", "random", "greedy")
@@ -46,7 +46,7 @@ def add_parser(sub: Any) -> None:
     )
     add_study_options(parser)
     parser.add_argument("--holdout-blocks", type=positive_int, default=128)
-    parser.add_argument("--out", type=Path, default=Path("runs/sampler-comparison"))
+    parser.add_argument("--out", type=Path, default=RUNS / "sampler-comparison")
     parser.add_argument("--quiet", action="store_true")
     parser.add_argument(
         "--report-only",

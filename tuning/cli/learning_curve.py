@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tuning.cli._args import positive_int, seed
+from tuning.cli._args import RUNS, positive_int, seed
 
 
 def add_parser(sub: Any) -> None:
@@ -35,7 +35,7 @@ def add_parser(sub: Any) -> None:
     parser.add_argument(
         "--out",
         type=Path,
-        default=Path("runs/training"),
+        default=RUNS / "training",
         help="directory (default runs/training, ignored by git; the committed figures are in "
         "results/training)",
     )

@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from tuning.cli._args import RUNS
+
 
 def add_parser(sub: Any) -> None:
     """Add the ``plot`` sub-command."""
@@ -26,7 +28,7 @@ def add_parser(sub: Any) -> None:
         "--storage", help="Optuna storage URL (default: <results>/<study>/study.log)"
     )
     parser.add_argument(
-        "--results", type=Path, default=Path("runs"), help="results directory (default runs/)"
+        "--results", type=Path, default=RUNS, help="results directory (default runs/)"
     )
     parser.set_defaults(command=run, parser=parser)
 

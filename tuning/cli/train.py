@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from envs.registry import available_agents
-from tuning.cli._args import positive_int, seed
+from tuning.cli._args import RUNS, positive_int, seed
 
 _SETTINGS = (
     "num_envs",
@@ -30,10 +30,6 @@ _SETTINGS = (
     "fold_bias",
 )
 """Options that override ``TrainConfig``'s defaults when given."""
-
-DEFAULT_ROOT = Path("runs")
-"""New runs go to ``runs/ppo-<opponents>-s<seed>`` (ignored by git) unless ``--run-dir`` says
-otherwise; the committed evidence lives in ``results/``."""
 
 
 def add_parser(sub: Any) -> None:
@@ -109,9 +105,7 @@ def run(args: argparse.Namespace) -> int:
             config = TrainConfig(
                 opponents=tuple(args.opponents), steps=args.steps, seed=args.seed, **given
             )
-            run_dir = args.run_dir or DEFAULT_ROOT / (
-                f"ppo-{'-'.join(args.opponents)}-s{args.seed}"
-            )
+            run_dir = args.run_dir or RUNS / (f"ppo-{'-'.join(args.opponents)}-s{args.seed}")
             result = train(config, run_dir, progress=not args.quiet)
     except (ValueError, FileExistsError, FileNotFoundError) as error:
         sys.stderr.write(f"holdem-lab train: error: {error}\n")

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tuning.cli._args import positive_int, seed
+from tuning.cli._args import RUNS, positive_int, seed
 
 
 def add_parser(sub: Any) -> None:
@@ -30,7 +30,7 @@ def add_parser(sub: Any) -> None:
     )
     parser.add_argument("--studies", nargs="+", required=True, help="finished study names")
     parser.add_argument("--opponents", nargs="+", required=True, metavar="AGENT")
-    parser.add_argument("--results", type=Path, default=Path("runs"), help="default runs/")
+    parser.add_argument("--results", type=Path, default=RUNS, help="default runs/")
     parser.add_argument("--blocks", type=positive_int, default=128)
     parser.add_argument("--deals-per-block", type=positive_int, default=250)
     parser.add_argument("--seed", type=seed, default=0, help="root seed of the held-out deals")

@@ -25,7 +25,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tuning.cli._args import positive_float, positive_int, seed
+from tuning.cli._args import RUNS, positive_float, positive_int, seed
 from tuning.studies import AGENTS, DEFAULT_AGENT
 
 DEFAULT_STUDY = "default"
@@ -116,7 +116,7 @@ def add_parser(sub: Any) -> None:
         "postgresql://..., or memory",
     )
     parser.add_argument(
-        "--results", type=Path, default=Path("runs"), help="results directory (default runs/)"
+        "--results", type=Path, default=RUNS, help="results directory (default runs/)"
     )
     parser.add_argument("--top-k", type=positive_int, default=5, help="trials to re-evaluate")
     parser.add_argument("--reevaluation-blocks", type=positive_int, default=128)
