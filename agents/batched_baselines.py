@@ -34,7 +34,6 @@ __all__ = [
     "BatchedRandom",
     "BatchedRule",
     "batched_form",
-    "hand_strengths",
 ]
 
 Floats = npt.NDArray[np.float64]

@@ -31,6 +31,8 @@ _FLUSH_NIBBLES = _t.FLUSH_NIBBLES
 
 @kernel
 def _rank(sums: int, masks: int, offs: np.ndarray, look: np.ndarray, flush: np.ndarray) -> int:
+    # The lookup of envs.evaluator.rank_from_keys for one hand: that one works on whole
+    # arrays in NumPy, which a compiled loop cannot call per holding without losing the gain.
     if sums & _FLUSH_BITS:
         nibble = (sums >> _FLUSH_SHIFT) & _FLUSH_NIBBLES
         shift = (32 if nibble >= 0x100 else 0) + (16 if nibble & 0x1010 else 0)

@@ -22,7 +22,7 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
-from agents.batched_baselines import hand_strengths
+from agents.strength.batched import hand_strengths
 from agents.strength.holdings import HOLDINGS, NUM_HOLDINGS, PAIR_INDEX
 from envs.cards import DECK_SIZE
 from envs.evaluator import CARD_KEYS, FLUSH_KEYS, KEY_INIT, rank_from_keys
