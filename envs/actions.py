@@ -13,13 +13,17 @@ array([0, 1, 1], dtype=int8)
 from __future__ import annotations
 
 import functools
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
 from envs.rules import Action
 
-__all__ = ["action_mask", "parse_action"]
+if TYPE_CHECKING:
+    from envs.game import Hand
+
+__all__ = ["act_on", "action_mask", "parse_action"]
 
 
 def parse_action(action: object) -> Action:
@@ -36,6 +40,25 @@ def parse_action(action: object) -> Action:
             f"action must be 0 (fold), 1 (check/call) or 2 (bet/raise), got {action!r}"
         )
     return Action(int(value))
+
+
+def act_on(hand: Hand, action: object, actor: str) -> Action:
+    """Play ``action`` (as ``parse_action`` reads it) at ``hand`` and return it.
+
+    Raises:
+        ValueError: if it is not an action, or is illegal there: the message names ``actor``,
+            the reason and the legal actions, and the hand has not changed.
+    """
+    choice = parse_action(action)
+    legal = hand.legal_actions()
+    try:
+        hand.act(choice)  # validates before it changes anything
+    except ValueError as error:
+        names = ", ".join(a.name for a in legal)
+        raise ValueError(
+            f"illegal action {choice.name} for {actor}: {error}; legal: {names}"
+        ) from None
+    return choice
 
 
 def action_mask(legal: tuple[Action, ...]) -> npt.NDArray[np.int8]:

@@ -11,7 +11,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 from gymnasium.error import ResetNeeded, UnsupportedMode
 
-from envs.actions import action_mask, parse_action
+from envs.actions import act_on, action_mask
 from envs.deals import deal_decks
 from envs.game import Hand
 from envs.observation import ObservationEncoder, observation_space
@@ -292,15 +292,7 @@ class LimitHoldemEnv(gym.Env[ObsType, np.int64]):
         hand, draws = self._hand, self._draws
         if hand is None or draws is None or hand.is_over:
             raise ResetNeeded("the hand is over (or never started): call reset()")
-        choice = parse_action(action)
-        legal = hand.legal_actions()
-        try:
-            hand.act(choice)  # validates before it changes anything
-        except ValueError as error:
-            names = ", ".join(a.name for a in legal)
-            raise ValueError(
-                f"illegal action {choice.name} for the learner: {error}; legal: {names}"
-            ) from None
+        act_on(hand, action, "the learner")
         if play_turns(hand, self._table, draws) is not None:
             return 0.0, False, self._info()
         tell_hand_end(hand, self._table)

@@ -39,7 +39,7 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from envs.actions import action_mask, parse_action
+from envs.actions import act_on, action_mask
 from envs.game import Hand
 from envs.observation import ObservationEncoder, observation_space
 from envs.protocols import SeatAgent
@@ -299,15 +299,7 @@ class LimitHoldemAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no ty
         hand = self._hand
         if hand is None or agent is None:
             raise ResetNeeded("the episode is over (or never started): call reset()")
-        choice = parse_action(action)
-        legal = hand.legal_actions()
-        try:
-            hand.act(choice)  # validates before it changes anything
-        except ValueError as error:
-            names = ", ".join(a.name for a in legal)
-            raise ValueError(
-                f"illegal action {choice.name} for {agent}: {error}; legal: {names}"
-            ) from None
+        act_on(hand, action, agent)
         self._decided = True
         self._cumulative_rewards[agent] = 0.0
         self.rewards = self._pending
