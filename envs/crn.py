@@ -33,9 +33,11 @@ __all__ = [
     "decision_uniform",
     "decision_uniforms",
     "hand_key",
+    "hand_keys",
     "sample_action",
     "sample_actions",
     "uniform_at",
+    "uniforms_at",
 ]
 
 _MASK = (1 << 64) - 1
@@ -91,6 +93,26 @@ def _combine_array(h: npt.NDArray[np.uint64], x: npt.ArrayLike) -> npt.NDArray[n
     return _mix_array(h + _U64(_GOLDEN) + xs * _U64(_SPREAD))
 
 
+def hand_keys(
+    seed: int | npt.ArrayLike, deal: npt.ArrayLike, stream: int = DECISION_STREAM
+) -> npt.NDArray[np.uint64]:
+    """``hand_key`` of many hands at once (arguments broadcast together)."""
+    seeds = np.asarray(seed)
+    if seeds.dtype.kind not in "iu":
+        raise ValueError(f"seeds must be integers, got dtype {seeds.dtype}")
+    h = _combine_array(_mix_array(np.array(seeds, dtype=np.uint64, ndmin=1)), stream)
+    return _combine_array(h, deal)
+
+
+def uniforms_at(
+    keys: npt.NDArray[np.uint64], seat: npt.ArrayLike, decision: npt.ArrayLike
+) -> npt.NDArray[np.float64]:
+    """``uniform_at`` of many decisions at once, from their hands' ``hand_keys``."""
+    h = _combine_array(_combine_array(keys, seat), decision)
+    result: npt.NDArray[np.float64] = (h >> _U64(11)).astype(np.float64) * _UNIT
+    return result
+
+
 def decision_uniforms(
     seed: int | npt.ArrayLike,
     deal: npt.ArrayLike,
@@ -99,15 +121,7 @@ def decision_uniforms(
     stream: int = DECISION_STREAM,
 ) -> npt.NDArray[np.float64]:
     """``decision_uniform`` of many decisions at once (arguments broadcast together)."""
-    seeds = np.asarray(seed)
-    if seeds.dtype.kind not in "iu":
-        raise ValueError(f"seeds must be integers, got dtype {seeds.dtype}")
-    h = _combine_array(_mix_array(np.array(seeds, dtype=np.uint64, ndmin=1)), stream)
-    h = _combine_array(h, deal)
-    h = _combine_array(h, seat)
-    h = _combine_array(h, decision)
-    result: npt.NDArray[np.float64] = (h >> _U64(11)).astype(np.float64) * _UNIT
-    return result
+    return uniforms_at(hand_keys(seed, deal, stream), seat, decision)
 
 
 def sample_action(probabilities: Sequence[float], u: float) -> Action:

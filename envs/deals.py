@@ -53,19 +53,13 @@ def deal_decks(
     if seeds.ndim:
         seeds = seeds.reshape(-1, 1)
     u = decision_uniforms(seeds, index[:, np.newaxis], 0, np.arange(cards), DECK_STREAM)
-    taken = np.empty((cards, len(index)), dtype=np.int64)  # card-major: columns are rows here
-    for t in range(cards):
-        pick = np.minimum((u[:, t] * (52 - t)).astype(np.int64), 51 - t)
-        # The pick-th free card: the smallest c with c = pick + (cards drawn at or below c),
-        # reached from below by iterating; at most t steps, usually one or two.
-        card = pick
-        for _ in range(t):
-            below = np.zeros_like(pick)
-            for before in taken[:t]:
-                below += before <= card
-            moved = pick + below
-            if np.array_equal(moved, card):
-                break
-            card = moved
-        taken[t] = card
+    left = 52 - np.arange(cards)
+    picks = np.minimum((u * left).astype(np.int64), left - 1)
+    # Picks are indices among the cards not drawn yet; from the last draw back, each later
+    # value at or above draw t's moves up by one (skips draw t's card), which leaves card ids.
+    # One array operation per draw.
+    taken = np.ascontiguousarray(picks.T)  # card-major: columns are deals
+    for t in range(cards - 2, -1, -1):
+        later = taken[t + 1 :]
+        later += later >= taken[t]
     return np.ascontiguousarray(taken.T).astype(np.uint8)

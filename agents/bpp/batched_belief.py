@@ -29,7 +29,7 @@ import numpy.typing as npt
 
 from agents.bpp.batched_jit import readonly
 from agents.bpp.batched_kernels import round_tables, win_probabilities
-from agents.bpp.batched_model import BatchedOpponentModel
+from agents.bpp.batched_model import BatchedOpponentModel, log_arrays
 from agents.bpp.batched_types import BOARD_WIDTH, street_types
 from agents.bpp.hand_types import NUM_CURRENT_TYPES
 from agents.bpp.network import Network
@@ -102,11 +102,7 @@ class BatchedBelief:
             readonly(batch.board, np.uint8),
             readonly(batch.street, np.int8),
             readonly(batch.folded, np.bool_),
-            readonly(batch.log_len, np.int16),
-            readonly(batch.log_street, np.int8),
-            readonly(batch.log_seat, np.int8),
-            readonly(batch.log_action, np.int8),
-            readonly(batch.log_amount, np.int32),
+            *log_arrays(batch.logs()),
             model.bet_sizes(batch.rules),
             types,
             boards,

@@ -10,7 +10,7 @@ module's kernel would keep running that kernel's old code after an edit.
 
 No ``fastmath`` by default: the kernels add and multiply in the order the scalar BPP does, to
 the last bit where the tests ask for it. ``error_model="numpy"`` drops Python's zero-division
-checks (every divisor is positive).
+checks (every divisor is positive). ``prefetch`` asks for a cache line from inside a kernel.
 """
 
 from __future__ import annotations
@@ -21,8 +21,11 @@ from typing import Any, TypeVar, cast
 import numba
 import numpy as np
 import numpy.typing as npt
+from llvmlite import ir
+from numba import types
+from numba.extending import intrinsic
 
-__all__ = ["fast_kernel", "kernel", "readonly"]
+__all__ = ["fast_kernel", "kernel", "prefetch", "readonly"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -49,3 +52,28 @@ def readonly(array: npt.ArrayLike, dtype: type[np.generic]) -> npt.NDArray[Any]:
         result = result.view()
         result.flags.writeable = False
     return result
+
+
+def _prefetch_hint(typingctx: Any, array: Any, index: Any) -> Any:
+    """A hint (LLVM's ``llvm.prefetch``: read, keep in all cache levels) to bring the cache
+    line of ``array[index]`` (a 1-d array) into the cache, so that fetching the memory of a
+    row a few steps ahead overlaps the work on the current one; it changes no result."""
+    if not isinstance(array, types.Array) or not isinstance(index, types.Integer):
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        data = context.make_array(signature.args[0])(context, builder, args[0]).data
+        byte = ir.IntType(8).as_pointer()
+        word = ir.IntType(32)
+        hint = ir.FunctionType(ir.VoidType(), [byte, word, word, word])
+        prefetch = builder.module.declare_intrinsic("llvm.prefetch", [byte], hint)
+        address = builder.bitcast(builder.gep(data, [args[1]]), byte)
+        builder.call(prefetch, [address, word(0), word(3), word(1)])
+        return context.get_dummy_value()
+
+    return types.void(array, index), codegen
+
+
+prefetch = cast(Callable[[npt.NDArray[Any], int], None], intrinsic(_prefetch_hint))
+"""``prefetch(array, index)`` inside a kernel (``_prefetch_hint``). It is compiled into its
+callers, whose disk caches do not see an edit of it: clear them (``__pycache__``) after one."""

@@ -7,10 +7,10 @@ for one view, in the same order: restart the hand if it changed, absorb the new 
 the counts as the scalar ``OpponentModel`` does, into ``L_round`` of its slot), on entering a
 round compute ``u`` for each opponent still in the hand, and return the ratio. It makes four
 passes: over the rows (restarts, the new actions, the rows entering a round), over the new
-actions (absorbed in log order), over the entries sorted by (round, board) so that each
-board's tables are read once, and over the rows again (the ratios); each pass asks for the
-memory of a few steps ahead (``_prefetch``). The products are the scalar ones; only the sums
-of the 27 x 25 products run in another order than BLAS's. ``count_showdowns`` is
+actions (absorbed in log order), over the entries sorted by (round, board) so that each board's
+tables are read once, and over the rows again (the ratios); each pass asks for the memory of a
+few steps ahead (``batched_jit.prefetch``). The products are the scalar ones; only the sums of
+the 27 x 25 products run in another order than BLAS's. ``count_showdowns`` is
 ``OpponentModel.observe_hand`` over the rows of a ``HandEndBatch``.
 
 Arrays (N tables, O = seats - 1 opponent slots, T = 27 current types, F = 25 final types):
@@ -20,16 +20,12 @@ Arrays (N tables, O = seats - 1 opponent slots, T = 27 current types, F = 25 fin
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from llvmlite import ir
-from numba import types
-from numba.extending import intrinsic
 
-from agents.bpp.batched_jit import fast_kernel, kernel
+from agents.bpp.batched_jit import fast_kernel, kernel, prefetch
 from agents.bpp.opponent import PARTNER, OppAction
 from envs.rules import Action
 
@@ -47,37 +43,18 @@ _CALL_CLASS, _RAISE_CLASS = int(OppAction.CALL), int(OppAction.RAISE)
 
 
 _AHEAD = 6
-"""How many rows (or actions) ahead of the current one the loops ask for memory."""
-
-
-def _prefetch_hint(typingctx: Any, array: Any, index: Any) -> Any:
-    """A hint (LLVM's ``llvm.prefetch``: read, keep in all cache levels) to bring the cache
-    line of ``array[index]`` (a 1-d array) into the cache, so that fetching the memory of a
-    row a few steps ahead overlaps the work on the current one; it changes no result."""
-    if not isinstance(array, types.Array) or not isinstance(index, types.Integer):
-        return None
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        data = context.make_array(signature.args[0])(context, builder, args[0]).data
-        byte = ir.IntType(8).as_pointer()
-        word = ir.IntType(32)
-        hint = ir.FunctionType(ir.VoidType(), [byte, word, word, word])
-        prefetch = builder.module.declare_intrinsic("llvm.prefetch", [byte], hint)
-        address = builder.bitcast(builder.gep(data, [args[1]]), byte)
-        builder.call(prefetch, [address, word(0), word(3), word(1)])
-        return context.get_dummy_value()
-
-    return types.void(array, index), codegen
-
-
-_prefetch = cast(Callable[[npt.NDArray[Any], int], None], intrinsic(_prefetch_hint))
+"""How many rows ahead of the current one the pass over the ratios asks for memory."""
+_AHEAD_ACTIONS = 24
+"""How many actions ahead the pass absorbing them asks (an action's work is short)."""
+_AHEAD_ENTRIES = 4
+"""How many entries into a round ahead that pass asks (an entry's work is long)."""
 
 
 @kernel
 def _fetch(flat: npt.NDArray[Any], start: int, stop: int) -> None:
     """Ask for the cache lines of ``flat[start:stop]``."""
     for index in range(start, stop, max(1, 64 // flat.itemsize)):
-        _prefetch(flat, index)
+        prefetch(flat, index)
 
 
 def round_tables(current: Array) -> Array:
@@ -203,6 +180,7 @@ def win_probabilities(
     board: Ints,
     street: Ints,
     folded: Bools,
+    log_rows: Ints,
     log_len: Ints,
     log_street: Ints,
     log_seat: Ints,
@@ -229,7 +207,8 @@ def win_probabilities(
 ) -> None:
     """P(BPP wins) at each row of a decision batch into ``out`` (module docstring).
 
-    The first twelve arrays are the batch's (``DecisionBatch`` fields), ``bet_sizes`` the
+    The first thirteen arrays are the batch's (``DecisionBatch`` fields, the log's as
+    ``ActionLogs``: row ``i``'s log is row ``log_rows[i]`` of the log arrays), ``bet_sizes`` the
     rules', ``row_types`` and ``row_boards`` BPP's current type and the board class at each
     row (``agents.bpp.batched_types.street_types``); then the belief's per-table state
     (updated in place), the model's counts, prior rows ``(round * 4 + class, T)`` and
@@ -246,13 +225,13 @@ def win_probabilities(
     # The opponents' new actions, absorbed after the pass over the rows.
     capacity = 0
     for i in range(rows):
-        capacity += int(log_len[i])
+        capacity += int(log_len[log_rows[i]])
     absorbing = np.empty((capacity, 4), dtype=np.int64)  # (table, slot, round, class)
     actions = 0
     for i in range(rows):
-        t = tables[i]
+        t, logged = tables[i], log_rows[i]
         me = np.int64(seat[i])
-        n = np.int64(log_len[i])
+        n = np.int64(log_len[logged])
         if (
             not in_hand[t]
             or hand_key[t] != hand_id[i]
@@ -271,11 +250,11 @@ def win_probabilities(
             hand_hole[t, 1] = hole[i, 1]
             in_hand[t] = True
         for j in range(np.int64(seen[t]), n):
-            acted = np.int64(log_seat[i, j])
+            acted = np.int64(log_seat[logged, j])
             if acted == me:
                 continue
-            s = np.int64(log_street[i, j])
-            cls = _action_class(log_action[i, j], log_amount[i, j], bet_sizes[s])
+            s = np.int64(log_street[logged, j])
+            cls = _action_class(log_action[logged, j], log_amount[logged, j], bet_sizes[s])
             if cls >= 0:
                 absorbing[actions, 0] = t
                 absorbing[actions, 1] = (acted - me - 1 + num_seats) % num_seats
@@ -301,12 +280,13 @@ def win_probabilities(
         counts.reshape(-1),
     )
     for a in range(actions):  # in log order at each table, as the scalar model multiplies
-        if a + _AHEAD < actions:  # that action's likelihood row and counts
+        ahead = a + _AHEAD_ACTIONS
+        if ahead < actions:  # that action's likelihood row and counts
             t, slot, s, cls = (
-                absorbing[a + _AHEAD, 0],
-                absorbing[a + _AHEAD, 1],
-                absorbing[a + _AHEAD, 2],
-                absorbing[a + _AHEAD, 3],
+                absorbing[ahead, 0],
+                absorbing[ahead, 1],
+                absorbing[ahead, 2],
+                absorbing[ahead, 3],
             )
             row = ((t * slots + slot) * 4 + s) * _TYPES
             _fetch(flat_likelihood, row, row + _TYPES)
@@ -322,10 +302,11 @@ def win_probabilities(
     flat_tables = tables_of_round.reshape(-1)
     block = tables_of_round.shape[2] * tables_of_round.shape[3]  # one (round, board)
     for q in range(entries):
-        if q + 2 < entries:  # that table's likelihoods and u (an entry's work is long)
-            t = tables[entering[order[q + 2]]]
+        if q + _AHEAD_ENTRIES < entries:  # that table's likelihoods and u
+            t = tables[entering[order[q + _AHEAD_ENTRIES]]]
             _fetch(flat_likelihood, t * slots * 4 * _TYPES, (t + 1) * slots * 4 * _TYPES)
             _fetch(flat_u, t * slots * 2 * _TYPES, (t + 1) * slots * 2 * _TYPES)
+        if q + 2 < entries:
             key = keys[order[q + 2]]
             if key != keys[order[q + 1]]:  # and the network's tables of that new board
                 size = (key // boards + 1) * _TYPES * _FINALS
@@ -364,6 +345,7 @@ def count_showdowns(
     rows: Ints,
     tables: Ints,
     seat: Ints,
+    log_rows: Ints,
     log_len: Ints,
     log_street: Ints,
     log_seat: Ints,
@@ -374,22 +356,30 @@ def count_showdowns(
     counts: npt.NDArray[np.uint32],
 ) -> int:
     """Count every action of every opponent that showed down at the batch's ``rows``
-    (``HandEndBatch`` fields; the type of each seat's shown cards per row of ``rows`` and round
-    ``(len(rows), S, 4)``, -1 where it showed nothing, from
+    (``HandEndBatch`` fields, the log's as ``ActionLogs``; the type of each seat's shown cards
+    per row of ``rows`` and round ``(len(rows), S, 4)``, -1 where it showed nothing, from
     ``agents.bpp.batched_types.shown_types``; the counts ``(N, O, 4, 4, T)`` updated in
     place); returns the number of actions counted."""
     num_seats = shown_types.shape[1]
+    slots = num_seats - 1
+    flat_counts = counts.reshape(-1)
     counted = 0
     for q in range(len(rows)):
+        if q + _AHEAD < len(rows):  # the counts that row's opponents' actions land in
+            ahead = rows[q + _AHEAD]
+            base = tables[ahead] * slots
+            for slot in range(slots):
+                start = (base + slot) * 16 * _TYPES  # counts[table, slot]: (4, 4, T)
+                _fetch(flat_counts, start, start + 16 * _TYPES)
         i = rows[q]
-        me = np.int64(seat[i])
-        for j in range(np.int64(log_len[i])):
-            acted = np.int64(log_seat[i, j])
-            s = np.int64(log_street[i, j])
+        me, logged = np.int64(seat[i]), log_rows[i]
+        for j in range(np.int64(log_len[logged])):
+            acted = np.int64(log_seat[logged, j])
+            s = np.int64(log_street[logged, j])
             htype = shown_types[q, acted, s]
             if htype < 0:  # the agent's own action, or an opponent that showed nothing
                 continue
-            cls = _action_class(log_action[i, j], log_amount[i, j], bet_sizes[s])
+            cls = _action_class(log_action[logged, j], log_amount[logged, j], bet_sizes[s])
             if cls >= 0:
                 slot = (acted - me - 1 + num_seats) % num_seats
                 counts[tables[i], slot, s, cls, htype] += 1

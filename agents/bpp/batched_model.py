@@ -15,6 +15,8 @@ agree to the last bit. Showdowns are counted by the compiled loop ``count_showdo
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 
@@ -23,13 +25,15 @@ from agents.bpp.batched_kernels import count_showdowns
 from agents.bpp.batched_types import shown_types
 from agents.bpp.hand_types import NUM_CURRENT_TYPES
 from agents.bpp.opponent import PARTNER, OppAction
-from envs.batched.views import HandEndBatch
+from envs.batched.views import ActionLogs, HandEndBatch
 from envs.rules import Rules
 
-__all__ = ["BatchedOpponentModel", "opponent_slots"]
+__all__ = ["BatchedOpponentModel", "log_arrays", "opponent_slots"]
 
 Array = npt.NDArray[np.float64]
 Index = npt.NDArray[np.intp]
+_Log = npt.NDArray[Any]
+LogArrays = tuple[_Log, _Log, _Log, _Log, _Log, _Log]
 
 _PARTNER = np.array([int(p) for p in PARTNER], dtype=np.intp)
 _ACTIONS = len(OppAction)
@@ -44,6 +48,19 @@ def opponent_slots(
         np.asarray(seats, dtype=np.intp) - np.asarray(mine, dtype=np.intp) - 1
     ) % num_seats
     return slots
+
+
+def log_arrays(logs: ActionLogs) -> LogArrays:
+    """A batch's ``ActionLogs`` as the kernels read them (one dtype each: one compilation)."""
+    rows, length, street, seat, action, amount = logs
+    return (
+        readonly(rows, np.intp),
+        readonly(length, np.int16),
+        readonly(street, np.int8),
+        readonly(seat, np.int8),
+        readonly(action, np.int8),
+        readonly(amount, np.int32),
+    )
 
 
 class BatchedOpponentModel:
@@ -163,11 +180,7 @@ class BatchedOpponentModel:
             rows,
             readonly(batch.tables, np.intp),
             seat,
-            readonly(batch.log_len, np.int16),
-            readonly(batch.log_street, np.int8),
-            readonly(batch.log_seat, np.int8),
-            readonly(batch.log_action, np.int8),
-            readonly(batch.log_amount, np.int32),
+            *log_arrays(batch.logs()),
             self.bet_sizes(batch.rules),
             shown_types(shown, batch.board, seat, rows),
             self._counts,

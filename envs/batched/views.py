@@ -9,7 +9,9 @@ seat may see and nothing else: its own hole cards, the public state, and the car
 
 The action log is the view's public betting history (blinds excluded): entry ``j < log_len``
 of a row is ``Acted(log_street[j], log_seat[j], log_action[j], log_amount[j])``; entries past
-``log_len`` are undefined. Board cards past ``board_len`` are undefined.
+``log_len`` are undefined. Board cards past ``board_len`` are undefined. ``logs()`` gives the
+same log without copying it (``ActionLogs``), for compiled loops that read a few entries of
+each row.
 """
 
 from __future__ import annotations
@@ -21,10 +23,12 @@ import numpy as np
 import numpy.typing as npt
 
 from envs.batched.engine import HandBatch
+from envs.batched.rows import holes, pot, table_field
 from envs.rules import Action, Rules
 from envs.view import PlayerView
 
 __all__ = [
+    "ActionLogs",
     "DecisionBatch",
     "HandEndBatch",
     "decision_batch",
@@ -40,6 +44,22 @@ Int64 = npt.NDArray[np.int64]
 Intp = npt.NDArray[np.intp]
 UInt8 = npt.NDArray[np.uint8]
 Bool = npt.NDArray[np.bool_]
+
+
+class ActionLogs(NamedTuple):
+    """A batch's action logs without copies: row ``i``'s log is row ``rows[i]`` of each array.
+
+    Built from a ``HandBatch``, the arrays are the engine's own (all its tables, read-only)
+    and ``rows`` the batch's tables; built from views, the batch's fields and ``0 .. k - 1``.
+    For compiled loops, which read a few entries per row where a gather would copy them all.
+    """
+
+    rows: Intp
+    length: Int16
+    street: Int8
+    seat: Int8
+    action: Int8
+    amount: Int32
 
 
 class _Batch:
@@ -76,6 +96,26 @@ class _Batch:
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"{type(self).__name__} is read-only")
+
+    def logs(self) -> ActionLogs:
+        """The action log fields as ``ActionLogs`` (uncopied when built from a ``HandBatch``)."""
+        logs: ActionLogs | None = self.__dict__.get("_logs")
+        if logs is None:
+            names = ("tables", "log_len", "log_street", "log_seat", "log_action", "log_amount")
+            tables, *fields = (getattr(self, name) for name in names)
+            logs = ActionLogs(np.arange(len(tables), dtype=np.intp), *fields)
+        return logs
+
+    def _share_logs(self, batch: HandBatch, rows: Intp) -> None:
+        logs = ActionLogs(
+            rows,
+            batch.log_len,
+            batch.log_street,
+            batch.log_seat,
+            batch.log_action,
+            batch.log_amount,
+        )
+        object.__setattr__(self, "_logs", logs)
 
 
 class DecisionBatch(_Batch):
@@ -263,17 +303,6 @@ def hand_end_batch(
     )
 
 
-def _holes(batch: HandBatch, rows: Intp, seats: npt.NDArray[np.integer]) -> UInt8:
-    columns = 2 * seats.astype(np.intp)[:, np.newaxis] + np.arange(2)
-    holes: UInt8 = batch.deck[rows[:, np.newaxis], columns]
-    return holes
-
-
-def _board(batch: HandBatch, rows: Intp) -> UInt8:
-    start = 2 * batch.num_seats
-    return batch.deck[rows, start : start + 5]
-
-
 def decisions_at(batch: HandBatch, rows: Intp) -> DecisionBatch:
     """What the seat to act at each table of ``rows`` sees there (``tables`` are the rows),
     each field computed when first read."""
@@ -283,14 +312,16 @@ def decisions_at(batch: HandBatch, rows: Intp) -> DecisionBatch:
 
     def field(name: str) -> Any:
         if name == "pot":
-            return batch.contributions[rows].sum(axis=1, dtype=np.int64)
+            return pot(batch, rows)
         if name == "to_call":
             return batch.to_call()[rows].astype(np.int64)
         if name == "legal":
             return batch.legal_mask()[rows]
-        return _table_field(batch, rows, seat, name)
+        return table_field(batch, rows, seat, name)
 
-    return DecisionBatch(field, rules=batch.rules, tables=rows, seat=seat)
+    decisions = DecisionBatch(field, rules=batch.rules, tables=rows, seat=seat)
+    decisions._share_logs(batch, rows)
+    return decisions
 
 
 def hand_ends_at(
@@ -312,41 +343,15 @@ def hand_ends_at(
         if name == "shown":
             cards = batch.deck[rows, : 2 * n].reshape(len(rows), n, 2).astype(np.int16)
             return np.where(batch.showed[rows][:, :, np.newaxis], cards, np.int16(-1))
-        return _table_field(batch, rows, seats, name)
+        return table_field(batch, rows, seats, name)
 
     def field(name: str) -> Any:
         if name == "hole":
-            return _holes(batch, rows, seats)
+            return holes(batch, rows, seats)
         if name not in common:
             common[name] = public(name)
         return common[name]
 
-    return HandEndBatch(field, rules=batch.rules, tables=rows, seat=seats.astype(np.int8))
-
-
-_WIDE = {"bets", "contributions", "stacks", "blinds"}
-_AS_IS = {"button", "hand_id", "street", "folded", "log_street", "log_seat", "log_action"}
-
-
-def _table_field(
-    batch: HandBatch, rows: Intp, seats: npt.NDArray[np.integer], name: str
-) -> npt.NDArray[Any]:
-    if name == "hole":
-        return _holes(batch, rows, seats)
-    if name == "board":
-        return _board(batch, rows)
-    if name == "board_len":
-        return batch.board_len[rows]
-    if name == "num_bets":
-        return batch.num_bets[rows].astype(np.int8)
-    if name == "log_len":
-        return batch.log_len[rows].astype(np.int16)
-    if name == "log_amount":
-        return batch.log_amount[rows].astype(np.int32)
-    if name in _WIDE:
-        wide: npt.NDArray[Any] = getattr(batch, name)[rows].astype(np.int64)
-        return wide
-    if name in _AS_IS:
-        array: npt.NDArray[Any] = getattr(batch, name)[rows]
-        return array
-    raise AttributeError(f"no field {name!r}")
+    ends = HandEndBatch(field, rules=batch.rules, tables=rows, seat=seats.astype(np.int8))
+    ends._share_logs(batch, rows)
+    return ends

@@ -19,7 +19,7 @@ from envs.aivat import PlayedHands
 from envs.batched.adapter import ScalarTables
 from envs.batched.engine import HandBatch
 from envs.batched.views import decisions_at, hand_ends_at
-from envs.crn import check_probabilities, decision_uniforms, sample_actions
+from envs.crn import check_probabilities, hand_keys, sample_actions, uniforms_at
 from envs.deals import deal_decks
 from envs.match.hands import FinishedHands
 from envs.protocols import BatchedAgent
@@ -49,6 +49,8 @@ class Driver:
         self.seed = np.zeros(tables, dtype=np.uint64)
         self.decision_seed = np.zeros(tables, dtype=np.uint64)
         self.deal = np.zeros(tables, dtype=np.int64)
+        self.hand_key = np.zeros(tables, dtype=np.uint64)
+        """The decisions' hash key of each table's hand (``envs.crn.hand_keys``)."""
         self.rotation = np.zeros(tables, dtype=np.int64)
         width = batch.log_action.shape[1]
         self.probabilities = np.zeros((tables, width, 3)) if aivat else None
@@ -79,6 +81,7 @@ class Driver:
         self.seed[rows] = seeds
         self.decision_seed[rows] = seeds if decision_seeds is None else decision_seeds
         self.deal[rows] = deals
+        self.hand_key[rows] = hand_keys(self.decision_seed[rows], deals)
         cards = 2 * self.n + 5
         self.batch.start(
             rows, deal_decks(self.seed[rows], deals, cards=cards), deals % self.n, hand_ids
@@ -103,9 +106,7 @@ class Driver:
             decision = decisions_at(batch, rows)
             p = agent.probabilities(decision)
             check_probabilities(p, decision.legal, agent.name)
-            u = decision_uniforms(
-                self.decision_seed[rows], self.deal[rows], seats[mine], index[mine]
-            )
+            u = uniforms_at(self.hand_key[rows], seats[mine], index[mine])
             actions[rows] = sample_actions(p, u)
             if self.probabilities is not None and self.known is not None:
                 position = batch.log_len[rows].astype(np.intp)
@@ -121,14 +122,15 @@ class Driver:
         shared: dict[str, object] = {}
         for j, agent in enumerate(self.agents):
             agent.observe_ends(hand_ends_at(batch, rows, (j + rotations) % self.n, shared))
-        lengths = batch.log_len[rows].astype(np.int64)
+        lengths = batch.log_len[rows]
         width = max(1, int(lengths.max()))
         log = [
-            getattr(batch, f"log_{name}")[rows, :width].astype(np.int64)
+            getattr(batch, f"log_{name}")[rows, :width]
             for name in ("street", "seat", "action", "amount")
         ]
         played = None
         if self.probabilities is not None and self.known is not None:
+            wide = [entry.astype(np.int64) for entry in log]
             deck = batch.deck[rows]
             starting = np.array(batch.rules.starting_stacks, dtype=np.int64)
             played = PlayedHands(
@@ -136,11 +138,11 @@ class Driver:
                 board=deck[:, 2 * self.n : 2 * self.n + 5],
                 blinds=batch.blinds[rows].astype(np.int64),
                 stacks=np.tile(starting, (len(rows), 1)),
-                log_len=lengths,
-                log_street=log[0],
-                log_seat=log[1],
-                log_action=log[2],
-                log_amount=log[3],
+                log_len=lengths.astype(np.int64),
+                log_street=wide[0],
+                log_seat=wide[1],
+                log_action=wide[2],
+                log_amount=wide[3],
                 probabilities=self.probabilities[rows, :width].copy(),
                 known=self.known[rows, :width].copy(),
                 deals=self.deal[rows].copy(),

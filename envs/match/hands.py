@@ -20,6 +20,7 @@ from envs.rules import Action, Rules, Street
 __all__ = ["FinishedHands", "SeatFlags", "from_hands", "seat_flags"]
 
 Ints = npt.NDArray[np.int64]
+Integers = npt.NDArray[np.integer]
 Bools = npt.NDArray[np.bool_]
 
 
@@ -33,12 +34,12 @@ class FinishedHands:
     """``(k,)`` rotation that played it (who sat where)."""
     payoffs: Ints
     """``(k, S)`` net chips per seat."""
-    log_len: Ints
-    log_street: Ints
-    log_seat: Ints
-    log_action: Ints
-    log_amount: Ints
-    """``(k, L)`` the public actions (valid up to ``log_len``)."""
+    log_len: Integers
+    log_street: Integers
+    log_seat: Integers
+    log_action: Integers
+    log_amount: Integers
+    """``(k, L)`` the public actions (valid up to ``log_len``), in any integer type."""
     showed: Bools
     """``(k, S)`` seats that showed down."""
     flop_dealt: Bools
@@ -62,23 +63,26 @@ class SeatFlags:
 def seat_flags(hands: FinishedHands, num_seats: int) -> SeatFlags:
     """VPIP, PFR, flop seen, showdown, post-flop bets/raises and calls of each seat."""
     k, width = hands.log_seat.shape
-    valid = np.arange(width) < hands.log_len[:, np.newaxis]
-    preflop = valid & (hands.log_street == Street.PREFLOP)
-    postflop = valid & (hands.log_street > Street.PREFLOP)
-    raised = hands.log_action == Action.RAISE
-    called = (hands.log_action == Action.CALL) & (hands.log_amount > 0)
-    folded = hands.log_action == Action.FOLD
-    shape = (k, num_seats)
-    vpip, pfr, folded_pre = np.zeros(shape, bool), np.zeros(shape, bool), np.zeros(shape, bool)
-    aggressive, calls = np.zeros(shape, np.int64), np.zeros(shape, np.int64)
-    for seat in range(num_seats):
-        mine = hands.log_seat == seat
-        pfr[:, seat] = (preflop & mine & raised).any(axis=1)
-        vpip[:, seat] = (preflop & mine & (raised | called)).any(axis=1)
-        folded_pre[:, seat] = (preflop & mine & folded).any(axis=1)
-        aggressive[:, seat] = (postflop & mine & raised).sum(axis=1)
-        calls[:, seat] = (postflop & mine & called).sum(axis=1)
+    # The valid entries only (a few per hand, of a log as wide as the longest hand).
+    entries = np.flatnonzero(np.arange(width) < hands.log_len[:, np.newaxis])
+    street, seat, action, amount = (
+        np.take(log, entries)
+        for log in (hands.log_street, hands.log_seat, hands.log_action, hands.log_amount)
+    )
+    # Each entry's (hand, seat) cell: one count per flag over all seats at once.
+    cell = entries // width * num_seats + seat
+    preflop, raised = street == Street.PREFLOP, action == Action.RAISE
+    called = (action == Action.CALL) & (amount > 0)
+
+    def per_seat(chosen: Bools) -> Ints:
+        counts = np.bincount(cell[chosen], minlength=k * num_seats)
+        return counts.astype(np.int64, copy=False).reshape(k, num_seats)
+
+    pfr = per_seat(preflop & raised) > 0
+    vpip = per_seat(preflop & (raised | called)) > 0
+    folded_pre = per_seat(preflop & (action == Action.FOLD)) > 0
     saw_flop = hands.flop_dealt[:, np.newaxis] & ~folded_pre
+    aggressive, calls = per_seat(~preflop & raised), per_seat(~preflop & called)
     return SeatFlags(vpip, pfr, saw_flop, hands.showed, aggressive, calls)
 
 
