@@ -3,7 +3,8 @@
 Each table keeps what the scalar ``Belief`` keeps for its hand in progress: per opponent slot
 (``agents.bpp.batched_model``) the product of that opponent's action likelihoods per round and
 type, ``L_k(C)`` (reset to ones when a hand starts), and the current round's vectors
-``u(C) = sum_F' P(C | F') lambda(F') (num, den)(F')``; the round it was computed for; how much
+``u(C) = sum_F' P(C | F') lambda(F') (num, den)(F')`` (pre-flop only BPP's type, ``u`` being
+that type's row of the network's pre-flop terms); the round it was computed for; how much
 of the action log was absorbed; and the hand it belongs to (hand id and hole cards, as the
 scalar key). A call classifies BPP's current type and the board at every row
 (``agents.bpp.batched_types``) and then does, at each row and in the scalar order (the
@@ -61,6 +62,7 @@ class BatchedBelief:
         self._likelihood: Array = np.ones((n, 0, 4, _C))
         self._u: Array = np.ones((n, 0, 2, _C))
         self._street = np.full(n, -1, dtype=np.int8)
+        self._type = np.zeros(n, dtype=np.int16)  # BPP's pre-flop type, for its u there
         self._seen = np.zeros(n, dtype=np.int16)
         self._hand_id = np.zeros(n, dtype=np.int64)
         self._hole = np.zeros((n, 2), dtype=np.uint8)
@@ -77,8 +79,9 @@ class BatchedBelief:
     @property
     def nbytes(self) -> int:
         """Bytes of per-table state."""
-        arrays = (self._likelihood, self._u, self._street, self._seen, self._hand_id)
-        return sum(a.nbytes for a in arrays) + self._hole.nbytes + self._in_hand.nbytes
+        arrays = (self._likelihood, self._u, self._street, self._type, self._seen)
+        hand = (self._hand_id, self._hole, self._in_hand)
+        return sum(a.nbytes for a in (*arrays, *hand))
 
     def end_hands(self, tables: Index) -> None:
         """Drop the hands in progress at ``tables`` (they ended, or a session starts)."""
@@ -87,7 +90,10 @@ class BatchedBelief:
     def state(self, table: int) -> tuple[Array, Array]:
         """Copies of the hand state at ``table``: ``L_k(C)`` per slot ``(slot, round, type)``
         and the current round's ``u`` per slot ``(slot, 2, type)`` (for tests)."""
-        return self._likelihood[table].copy(), self._u[table].copy()
+        u = self._u[table].copy()
+        if self._street[table] == 0:  # pre-flop, the kernels read u from the network's table
+            u[:] = self._preflop[self._type[table]]
+        return self._likelihood[table].copy(), u
 
     def win_probability(self, batch: DecisionBatch) -> Array:
         """P(BPP beats every opponent still in the hand) at each row, ties half, ``(k,)``."""
@@ -109,6 +115,7 @@ class BatchedBelief:
             self._likelihood,
             self._u,
             self._street,
+            self._type,
             self._seen,
             self._hand_id,
             self._hole,

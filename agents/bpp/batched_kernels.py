@@ -14,7 +14,8 @@ the 27 x 25 products run in another order than BLAS's. ``count_showdowns`` is
 ``OpponentModel.observe_hand`` over the rows of a ``HandEndBatch``.
 
 Arrays (N tables, O = seats - 1 opponent slots, T = 27 current types, F = 25 final types):
-``likelihood (N, O, 4, T)``, ``u (N, O, 2, T)``, the hand's key per table, and the counts
+``likelihood (N, O, 4, T)``, ``u (N, O, 2, T)`` after the flop (pre-flop, BPP's type per table
+indexes ``preflop_terms``), the hand's key per table, and the counts
 ``(N, O, round, class, T)`` as ``uint32`` (one table of zeros when not learning).
 """
 
@@ -43,7 +44,7 @@ _CALL_CLASS, _RAISE_CLASS = int(OppAction.CALL), int(OppAction.RAISE)
 
 
 _AHEAD = 6
-"""How many rows ahead of the current one the pass over the ratios asks for memory."""
+"""How many rows ahead of the current one the passes over the rows ask for memory."""
 _AHEAD_ACTIONS = 24
 """How many actions ahead the pass absorbing them asks (an action's work is short)."""
 _AHEAD_ENTRIES = 4
@@ -192,6 +193,7 @@ def win_probabilities(
     likelihood: Array,
     u: Array,
     hand_street: Ints,
+    hand_type: Ints,
     seen: Ints,
     hand_key: Ints,
     hand_hole: Ints,
@@ -228,7 +230,14 @@ def win_probabilities(
         capacity += int(log_len[log_rows[i]])
     absorbing = np.empty((capacity, 4), dtype=np.int64)  # (table, slot, round, class)
     actions = 0
+    flat_likelihood = likelihood.reshape(-1)
     for i in range(rows):
+        ahead = i + _AHEAD
+        if ahead < rows and (
+            not in_hand[tables[ahead]] or hand_key[tables[ahead]] != hand_id[ahead]
+        ):
+            start = tables[ahead] * slots * 4 * _TYPES  # a new hand there: its likelihoods reset
+            _fetch(flat_likelihood, start, start + slots * 4 * _TYPES)
         t, logged = tables[i], log_rows[i]
         me = np.int64(seat[i])
         n = np.int64(log_len[logged])
@@ -265,20 +274,13 @@ def win_probabilities(
         r = np.int64(street[i])
         if hand_street[t] != r:
             hand_street[t] = r
-            if r == 0:
-                for o in range(slots):
-                    for j in range(2):
-                        for c in range(_TYPES):
-                            u[t, o, j, c] = preflop_terms[row_types[i], j, c]
+            if r == 0:  # u is BPP's type's row of preflop_terms, read there
+                hand_type[t] = row_types[i]
             else:
                 entering[entries] = i
                 keys[entries] = r * boards + row_boards[i]
                 entries += 1
-    flat_likelihood, flat_u, flat_counts = (
-        likelihood.reshape(-1),
-        u.reshape(-1),
-        counts.reshape(-1),
-    )
+    flat_u, flat_counts = u.reshape(-1), counts.reshape(-1)
     for a in range(actions):  # in log order at each table, as the scalar model multiplies
         ahead = a + _AHEAD_ACTIONS
         if ahead < actions:  # that action's likelihood row and counts
@@ -336,7 +338,10 @@ def win_probabilities(
         p = 1.0
         for o in range(slots):
             if slots == 1 or not folded[i, (me + 1 + o) % num_seats]:
-                p *= _ratio(u[t, o], likelihood[t, o, r])
+                if r > 0:
+                    p *= _ratio(u[t, o], likelihood[t, o, r])
+                else:
+                    p *= _ratio(preflop_terms[hand_type[t]], likelihood[t, o, 0])
         out[i] = p
 
 
