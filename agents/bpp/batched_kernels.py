@@ -48,7 +48,7 @@ _AHEAD = 6
 _AHEAD_ACTIONS = 24
 """How many actions ahead the pass absorbing them asks (an action's work is short)."""
 _AHEAD_ENTRIES = 4
-"""How many entries into a round ahead that pass asks (an entry's work is long)."""
+"""How many round entries ahead the pass over them asks (an entry's work is long)."""
 
 
 @kernel

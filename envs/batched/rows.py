@@ -45,7 +45,7 @@ def board(batch: HandBatch, rows: Intp) -> UInt8:
     return cards
 
 
-_WIDE = {"bets", "contributions", "stacks", "blinds"}
+_WIDE = {"bets", "contributions", "stacks", "blinds", "payoffs"}
 _BY_SEAT = {"folded"}
 _AS_IS = {"button", "hand_id", "street", "log_street", "log_seat", "log_action"}
 

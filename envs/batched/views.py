@@ -23,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from envs.batched.engine import HandBatch
-from envs.batched.rows import holes, pot, table_field
+from envs.batched.rows import by_seat, holes, pot, table_field
 from envs.rules import Action, Rules
 from envs.view import PlayerView
 
@@ -338,11 +338,10 @@ def hand_ends_at(
     common: dict[str, Any] = {} if shared is None else shared
 
     def public(name: str) -> Any:
-        if name == "payoffs":
-            return batch.payoffs[rows].astype(np.int64)
         if name == "shown":
             cards = batch.deck[rows, : 2 * n].reshape(len(rows), n, 2).astype(np.int16)
-            return np.where(batch.showed[rows][:, :, np.newaxis], cards, np.int16(-1))
+            showed = by_seat(batch.showed, rows)
+            return np.where(showed[:, :, np.newaxis], cards, np.int16(-1))
         return table_field(batch, rows, seats, name)
 
     def field(name: str) -> Any:

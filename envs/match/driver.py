@@ -18,6 +18,7 @@ import numpy.typing as npt
 from envs.aivat import PlayedHands
 from envs.batched.adapter import ScalarTables
 from envs.batched.engine import HandBatch
+from envs.batched.rows import by_seat
 from envs.batched.views import decisions_at, hand_ends_at
 from envs.crn import check_probabilities, hand_keys, sample_actions, uniforms_at
 from envs.deals import deal_decks
@@ -136,7 +137,7 @@ class Driver:
             played = PlayedHands(
                 holes=deck[:, : 2 * self.n].reshape(len(rows), self.n, 2),
                 board=deck[:, 2 * self.n : 2 * self.n + 5],
-                blinds=batch.blinds[rows].astype(np.int64),
+                blinds=by_seat(batch.blinds, rows, np.int64),
                 stacks=np.tile(starting, (len(rows), 1)),
                 log_len=lengths.astype(np.int64),
                 log_street=wide[0],
@@ -151,13 +152,13 @@ class Driver:
         return FinishedHands(
             deals=self.deal[rows].copy(),
             rotations=rotations,
-            payoffs=batch.payoffs[rows].astype(np.int64),
+            payoffs=by_seat(batch.payoffs, rows, np.int64),
             log_len=lengths,
             log_street=log[0],
             log_seat=log[1],
             log_action=log[2],
             log_amount=log[3],
-            showed=batch.showed[rows].copy(),
+            showed=by_seat(batch.showed, rows),
             flop_dealt=batch.board_len[rows] >= 3,
             played=played,
         )
