@@ -58,7 +58,7 @@ class Agent(ABC):
 
     name: str = "agent"
     """Short name, the agent's key in the ``holdem_lab.agents`` registry."""
-    stateless: bool = False
+    memoryless: bool = False
     """Whether its decisions depend on nothing from earlier hands (no learning, no memory
     between hands); runners may then spread a session's hands over several copies."""
 
@@ -128,7 +128,7 @@ class KnownPolicyAgent(Agent):
 class MemorylessBot(KnownPolicyAgent):
     """A baseline bot with no memory and a batched twin (``agents.batched_baselines``)."""
 
-    stateless = True
+    memoryless = True
 
     def batched(self, num_tables: int) -> BatchedAgent | None:
         """The batched twin playing this bot at ``num_tables`` tables (``None`` for

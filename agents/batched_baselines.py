@@ -45,7 +45,7 @@ class _Memoryless:
 
     name = "agent"
     known_policy = True
-    stateless = True
+    memoryless = True
 
     def __init__(self, num_tables: int) -> None:
         self.num_tables = whole_number("num_tables", num_tables, minimum=1)

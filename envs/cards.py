@@ -52,23 +52,6 @@ class Suit(IntEnum):
     SPADES = 3
 
 
-def make_card(rank: Rank | int, suit: Suit | int) -> int:
-    """Return the card id of ``rank`` and ``suit``."""
-    if not 0 <= rank < 13 or not 0 <= suit < 4:
-        raise ValueError(f"no card with rank {rank} and suit {suit}")
-    return 4 * int(rank) + int(suit)
-
-
-def rank_of(card: int) -> Rank:
-    """Rank of a card id."""
-    return Rank(card >> 2)
-
-
-def suit_of(card: int) -> Suit:
-    """Suit of a card id."""
-    return Suit(card & 3)
-
-
 def parse_card(text: str) -> int:
     """Parse one card such as ``"As"`` or ``"td"`` (rank case-insensitive, suit lower or upper).
 

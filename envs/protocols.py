@@ -69,7 +69,7 @@ class BatchedAgent(Protocol):
     known_policy: bool
     """Whether the probabilities are the policy (False: one-hot choices of an agent that
     decided by itself, e.g. with its own generator), so corrections may use them."""
-    stateless: bool
+    memoryless: bool
     """Whether its decisions at a table depend on nothing from that table's earlier hands
     (then a runner may deal a session's hands to several tables)."""
 

@@ -1,4 +1,4 @@
-"""Statistics of a match: Student-t confidence intervals and the usual player statistics.
+"""Statistics of a match: means with Student-t confidence intervals.
 
 No SciPy: ``t_quantile`` inverts the exact Student-t distribution function for integer degrees
 of freedom (a finite series, Abramowitz & Stegun 26.7.3-4) and uses the Cornish-Fisher
@@ -19,11 +19,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from envs.events import Acted, BoardDealt, Event, ShowedDown
-from envs.rules import Action, Street
 from envs.validation import whole_number
 
-__all__ = ["MeanEstimate", "PlayerTally", "mean_estimate", "t_quantile"]
+__all__ = ["MeanEstimate", "mean_estimate", "t_quantile"]
 
 _CORNISH_FISHER_MIN_DF = 300
 
@@ -127,64 +125,3 @@ def mean_estimate(
     std_error = float(data.std(ddof=1)) / math.sqrt(count)
     half = t_quantile(0.5 + level / 2.0, count - 1) * std_error
     return MeanEstimate(mean, std_error, (mean - half, mean + half), count)
-
-
-class PlayerTally:
-    """Counts behind VPIP, PFR, AF and WTSD for one player, fed hand by hand.
-
-    * VPIP: hands where it put chips in pre-flop voluntarily (called a positive amount or
-      raised; posting a blind or the big blind's free check is not voluntary).
-    * PFR: hands where it raised pre-flop.
-    * AF: post-flop (bets + raises) / calls, checks not counted; ``None`` without any call.
-    * WTSD: hands it went to showdown / hands it saw the flop (was not folded when the flop
-      was dealt, all-in players included); ``None`` if it never saw a flop.
-    """
-
-    __slots__ = ("aggressive", "calls", "hands", "pfr", "saw_flop", "showdowns", "vpip")
-
-    def __init__(self) -> None:
-        self.hands = self.vpip = self.pfr = self.saw_flop = self.showdowns = 0
-        self.aggressive = self.calls = 0
-
-    @staticmethod
-    def add_hand(tallies: Sequence[PlayerTally], events: Sequence[Event]) -> None:
-        """Count one finished hand; ``tallies[s]`` is the tally of whoever sat in seat ``s``."""
-        n = len(tallies)
-        vpip = [False] * n
-        pfr = [False] * n
-        folded_preflop = [False] * n
-        flop = False
-        for event in events:
-            if type(event) is Acted:
-                street, seat, action, amount = event.street, event.seat, event.action, event.amount
-                if street == Street.PREFLOP:
-                    if action == Action.RAISE:
-                        vpip[seat] = pfr[seat] = True
-                    elif action == Action.CALL:
-                        vpip[seat] = vpip[seat] or amount > 0
-                    else:
-                        folded_preflop[seat] = True
-                elif action == Action.RAISE:
-                    tallies[seat].aggressive += 1
-                elif action == Action.CALL and amount > 0:
-                    tallies[seat].calls += 1
-            elif type(event) is ShowedDown:
-                tallies[event.seat].showdowns += 1
-            elif type(event) is BoardDealt and event.street == Street.FLOP:
-                flop = True
-        for seat, tally in enumerate(tallies):
-            tally.hands += 1
-            tally.vpip += vpip[seat]
-            tally.pfr += pfr[seat]
-            tally.saw_flop += flop and not folded_preflop[seat]
-
-    @property
-    def stats(self) -> tuple[float | None, float | None, float | None, float | None]:
-        """(VPIP, PFR, AF, WTSD) as fractions (AF a ratio); ``None`` where undefined."""
-        hands = self.hands
-        return (
-            self.vpip / hands if hands else None,
-            self.pfr / hands if hands else None,
-            self.aggressive / self.calls if self.calls else None,
-            self.showdowns / self.saw_flop if self.saw_flop else None,
-        )

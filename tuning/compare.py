@@ -26,7 +26,7 @@ from optuna.trial import TrialState
 from tuning.evaluation import MatchProtocol, Namespace
 from tuning.launch import run_trials
 from tuning.pool import EvaluationPool
-from tuning.racing import PrunerName, pruner_kind
+from tuning.racing import Pruning, pruner_kind
 from tuning.samplers import SamplerName
 from tuning.studies import StudySpec
 from tuning.study import StudySettings
@@ -70,7 +70,7 @@ def run_comparison(
     workers: int = 1,
     batch_size: int = 16,
     rounds: int = 4,
-    pruner: PrunerName | str = PrunerName.WILCOXON,
+    pruner: Pruning | str = Pruning.RACING,
     progress: bool = False,
 ) -> dict[str, Any]:
     """Run every (sampler, seed) study of ``spec`` within ``budget_hands``, then play every

@@ -20,6 +20,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from envs.stats import MeanEstimate, mean_estimate
+from tuning.racing import stored_pruner
 from tuning.summary import format_ci
 
 __all__ = ["at_budget", "summarise", "write_report"]
@@ -99,6 +100,7 @@ def write_report(data: Mapping[str, Any], directory: Path) -> list[Path]:
 def _markdown(data: Mapping[str, Any], summary: Mapping[str, Any], directory: Path) -> str:
     p = data["protocol"]
     d = summary["defaults"]
+    pruner = stored_pruner(data["pruner"])
     lines = [
         "# Sampler comparison: equal budgets in hands, judged on held-out deals",
         "",
@@ -107,7 +109,7 @@ def _markdown(data: Mapping[str, Any], summary: Mapping[str, Any], directory: Pa
         f"Each study: {data['budget_hands']:,} hands of {data['agent']} against "
         f"{', '.join(p['opponents'])} ({p['blocks']} blocks x {p['deals_per_block']} deals per "
         f"trial, batches of {data['batch_size']}, {data['rounds']} racing rounds, pruner "
-        f"{data['pruner']}); seed s seeds the sampler and the tuning deals (root {p['seed']} + "
+        f"{pruner}); seed s seeds the sampler and the tuning deals (root {p['seed']} + "
         "s). A study's pick is its incumbent (best observed fully evaluated trial) after the "
         "last batch within the budget. Picks, incumbents and defaults play the same held-out "
         f"deals ({data['holdout_hands']:,} hands each). AIVAT-corrected sb/hand; 95% t "
@@ -145,7 +147,7 @@ def _markdown(data: Mapping[str, Any], summary: Mapping[str, Any], directory: Pa
         f"--samplers {' '.join(data['samplers'])} --seeds {' '.join(map(str, data['seeds']))} "
         f"--budget-hands {data['budget_hands']} --opponent {' '.join(p['opponents'])} "
         f"--deals-per-block {p['deals_per_block']} --blocks {p['blocks']} --seed {p['seed']} "
-        f"--batch-size {data['batch_size']} --rounds {data['rounds']} --pruner {data['pruner']} "
+        f"--batch-size {data['batch_size']} --rounds {data['rounds']} --pruner {pruner} "
         f"--holdout-blocks {data['holdout_blocks']} "
         + ("--curves-only " if data.get("options", {}).get("curves_only") else "")
         + f"--out {directory}"

@@ -29,7 +29,6 @@ from optuna.storages.journal import JournalFileBackend
 from optuna.trial import FrozenTrial
 
 __all__ = [
-    "AskHook",
     "OptunaChanged",
     "fail_stale_trials",
     "heartbeats",
@@ -39,10 +38,8 @@ __all__ = [
     "record_heartbeat",
     "retry_callback",
     "storage_of",
-    "study_with_ask_hook",
     "trial_id",
     "unwrap_storage",
-    "wilcoxon_pruner",
 ]
 
 T = TypeVar("T")
@@ -120,36 +117,6 @@ def _trial_id_of(trial: optuna.Trial) -> int:
     return value
 
 
-AskHook = Callable[[optuna.Study, Callable[[], optuna.Trial]], optuna.Trial]
-"""``hook(study, ask)``: returns a new trial, calling ``ask()`` to create it (or raising)."""
-
-
-class _HookedStudy(optuna.Study):
-    """A study whose ``ask`` (which ``optimize`` creates its trials through) runs a hook."""
-
-    def __init__(self, hook: AskHook, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self._ask_hook = hook
-
-    def ask(self, fixed_distributions: Any = None) -> optuna.Trial:
-        base_ask = super().ask
-        return self._ask_hook(self, lambda: base_ask(fixed_distributions))
-
-
-def study_with_ask_hook(
-    hook: AskHook,
-    *,
-    study_name: str,
-    storage: BaseStorage,
-    sampler: optuna.samplers.BaseSampler,
-    pruner: optuna.pruners.BasePruner,
-) -> optuna.Study:
-    """An existing study, loaded so that every trial ``optimize`` creates passes ``hook``."""
-    return _HookedStudy(
-        hook, study_name=study_name, storage=storage, sampler=sampler, pruner=pruner
-    )
-
-
 def fail_stale_trials(study: optuna.Study) -> None:
     """Fail the running trials whose heartbeat stopped, and run the storage's stale-trial
     callback on them (a no-op without a heartbeat)."""
@@ -219,12 +186,4 @@ def rdb_storage(
             heartbeat_interval=heartbeat_interval,
             grace_period=grace_period,
             heartbeat_stale_trial_callback=stale_trial_callback,
-        )
-
-
-def wilcoxon_pruner(*, p_threshold: float, n_startup_steps: int) -> optuna.pruners.BasePruner:
-    """Optuna's ``WilcoxonPruner`` (experimental since Optuna 3.6)."""
-    with quiet_experimental():
-        return optuna.pruners.WilcoxonPruner(
-            p_threshold=p_threshold, n_startup_steps=n_startup_steps
         )

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import os
 import signal
 import sys
 import threading
@@ -26,7 +27,7 @@ import time
 import traceback
 from collections.abc import Callable, Iterator, Sequence
 from multiprocessing.connection import Connection, wait
-from types import TracebackType
+from types import FrameType, TracebackType
 from typing import Any
 
 import numpy as np
@@ -49,6 +50,8 @@ OnHands = Callable[[int], None]
 """Called with the number of hands just played (for progress bars)."""
 PROGRESS_SECONDS = 0.5
 """How often a worker reports the hands it played."""
+EXIT_RETRY_SECONDS = 0.05
+"""Delay before a worker retries an exit that arrived inside a foreign callback."""
 
 
 class EvaluationPool:
@@ -188,9 +191,28 @@ def _children_ignore_sigint() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
-def _exit(signum: int, frame: object) -> None:
-    """SIGTERM: leave through ``SystemExit``, so that exit handlers and finalizers run."""
+def _exit(signum: int, frame: FrameType | None) -> None:
+    """SIGTERM: leave through ``SystemExit``, so that exit handlers and finalizers run.
+
+    Not from inside a callback that C code made into Python (numba's compiler storing a
+    kernel in its cache calls llvmlite's ``_raw_object_cache_notify``): the exception would
+    stop at the C boundary, be printed as "Exception ignored" and the worker would go on. The
+    exit is then retried a moment later, by which time the callback has returned.
+    """
+    if _inside_foreign_callback(frame):
+        signal.signal(signal.SIGALRM, _exit)
+        signal.setitimer(signal.ITIMER_REAL, EXIT_RETRY_SECONDS)
+        return
     sys.exit(0)
+
+
+def _inside_foreign_callback(frame: FrameType | None) -> bool:
+    """Whether ``frame`` or a caller of it runs llvmlite's callbacks from compiled code."""
+    while frame is not None:
+        if f"{os.sep}llvmlite{os.sep}" in frame.f_code.co_filename:
+            return True
+        frame = frame.f_back
+    return False
 
 
 def _worker_main(pipe: Connection, spec: StudySpec, protocol: MatchProtocol) -> None:

@@ -18,23 +18,32 @@ from enum import StrEnum
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["PrunerName", "Racing", "pruner_kind"]
+__all__ = ["Pruning", "Racing", "pruner_kind", "stored_pruner"]
 
 
-class PrunerName(StrEnum):
-    """Pruning options of ``holdem-lab tune --pruner``."""
+class Pruning(StrEnum):
+    """Pruning options of ``holdem-lab tune --pruner``: ``racing`` (``Racing``) or none."""
 
     NONE = "none"
-    WILCOXON = "wilcoxon"
+    RACING = "racing"
 
 
-def pruner_kind(name: PrunerName | str) -> PrunerName:
-    """The pruner ``name`` names; ``ValueError`` listing the choices if unknown."""
+_STORED_BEFORE_RENAME = {"wilcoxon": Pruning.RACING}
+"""Studies created before racing had its name stored its test's name instead."""
+
+
+def pruner_kind(name: Pruning | str) -> Pruning:
+    """The pruning ``name`` names; ``ValueError`` listing the choices if unknown."""
     try:
-        return PrunerName(name)
+        return Pruning(name)
     except ValueError:
-        known = ", ".join(p.value for p in PrunerName)
+        known = ", ".join(p.value for p in Pruning)
         raise ValueError(f"unknown pruner {name!r}; choose one of {known}") from None
+
+
+def stored_pruner(name: str) -> Pruning:
+    """The pruning a stored study's attributes name (older studies say ``wilcoxon``)."""
+    return _STORED_BEFORE_RENAME.get(name) or pruner_kind(name)
 
 
 @dataclass(frozen=True)

@@ -210,11 +210,6 @@ def _first_line(error: BaseException) -> str:
     return text.splitlines()[0] if text else type(error).__name__
 
 
-def is_shared(storage: BaseStorage) -> bool:
-    """Whether other processes can reach ``storage`` (everything but in-memory)."""
-    return not isinstance(unwrap_storage(storage), InMemoryStorage)
-
-
 _THREAD_LOCK = threading.Lock()
 
 

@@ -22,7 +22,7 @@ import optuna
 
 from envs.validation import whole_number
 from tuning.evaluation import MatchProtocol
-from tuning.racing import PrunerName, pruner_kind
+from tuning.racing import Pruning, pruner_kind, stored_pruner
 from tuning.samplers import SamplerName, sampler_kind
 from tuning.storage import open_storage, requeue_orphans
 from tuning.studies import DEFAULT_AGENT, StudySpec, default_spec, spec_from_attrs
@@ -62,7 +62,7 @@ class StudySettings:
     """Storage URL or journal file; ``None`` is the journal file under ``results_dir``."""
     results_dir: Path = DEFAULT_RESULTS
     sampler: SamplerName = SamplerName.TPE
-    pruner: PrunerName = PrunerName.WILCOXON
+    pruner: Pruning = Pruning.RACING
     seed: int = 0
     """Root of the sampler seeds: each batch's sampler is seeded from it, the worker id and
     the number of trials the study holds when the batch is asked (``tuning.batches``)."""
@@ -97,7 +97,7 @@ class StudySettings:
     @property
     def racing_rounds(self) -> int:
         """Rounds actually played: one without a pruner, at most one per block."""
-        if self.pruner is PrunerName.NONE:
+        if self.pruner is Pruning.NONE:
             return 1
         return min(self.rounds, self.protocol.blocks)
 
@@ -218,7 +218,7 @@ def settings_from_study(study_name: str, storage: str) -> StudySettings:
         protocol=MatchProtocol.from_dict(attrs["protocol"]),
         spec=spec_from_attrs(attrs),
         sampler=SamplerName(attrs["sampler"]),
-        pruner=PrunerName(attrs["pruner"]),
+        pruner=stored_pruner(attrs["pruner"]),
         seed=attrs["seed"],
         batch_size=attrs["batch_size"],
         rounds=attrs["rounds"],

@@ -15,6 +15,7 @@ import optuna
 from optuna.trial import TrialState
 
 from tuning.evaluation import MatchProtocol, Namespace
+from tuning.racing import stored_pruner
 from tuning.reevaluate import Candidate, Confirmation, Estimate
 from tuning.studies import StudySpec, spec_from_attrs
 
@@ -94,7 +95,7 @@ class StudySummary:
             protocol=MatchProtocol.from_dict(attrs["protocol"]),
             sampler=str(attrs["sampler"]),
             sampler_seed=int(attrs["seed"]),
-            pruner=str(attrs["pruner"]),
+            pruner=str(stored_pruner(attrs["pruner"])),
             batch_size=int(attrs.get("batch_size", 1)),
             rounds=int(attrs.get("rounds", 1)),
             environment=dict(attrs.get("environment", {})),

@@ -47,7 +47,8 @@ def preflop_frequencies(round_: Round, choices: Mapping[int, Choices]) -> tuple[
     """Per holding, the probability of VPIP and of PFR under the learner's pre-flop choices.
 
     VPIP: the learner puts chips in voluntarily (raises, or calls a positive amount); PFR: it
-    raises. As in ``envs.stats.PlayerTally``, the big blind's free check is not voluntary.
+    raises. As in the match runner's statistics (``envs.match.hands.SeatFlags``), the big
+    blind's free check is not voluntary.
     """
 
     def voluntary(action: Action, to_call: int) -> bool:

@@ -80,7 +80,7 @@ class BayesianPlayer(KnownPolicyAgent):
         self.belief.end_hand(view)
 
     @property
-    def stateless(self) -> bool:  # type: ignore[override]
+    def memoryless(self) -> bool:  # type: ignore[override]
         """Without learning, nothing carries over from one hand to the next."""
         return not self.learn
 

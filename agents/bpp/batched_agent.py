@@ -55,7 +55,7 @@ class BatchedBayesianPlayer:
         net = network if network is not None else shipped_network()
         self.num_tables = num_tables
         self.learn = learn
-        self.stateless = not learn
+        self.memoryless = not learn
         """Without learning, nothing carries over from one hand to the next at a table."""
         self.network = net
         self.model = BatchedOpponentModel(generic_prior(net.strength), prior_weight, learn=learn)

@@ -105,9 +105,9 @@ class LocalBestResponse(Agent):
         self._warned_impossible = False
 
     @property
-    def stateless(self) -> bool:  # type: ignore[override]
+    def memoryless(self) -> bool:  # type: ignore[override]
         """Memoryless between hands exactly when the opponent is."""
-        return self.opponent.stateless
+        return self.opponent.memoryless
 
     def _forget(self) -> None:
         self.opponent.forget()

@@ -48,7 +48,7 @@ class RangePolicy(Protocol):
 
     name: str
     """The opponent's registry name."""
-    stateless: bool
+    memoryless: bool
     """Whether the policy never changes between hands (no learning)."""
 
     def probabilities(self, view: PlayerView, holdings: Index) -> Floats:
@@ -68,13 +68,13 @@ class CardIndependent:
     """A bot whose probabilities do not depend on its cards (``call``, ``raise``, ``random``).
 
     Args:
-        bot: The bot; it must be memoryless (its ``stateless`` true).
+        bot: The bot; it must be memoryless (its ``memoryless`` attribute true).
     """
 
-    stateless = True
+    memoryless = True
 
     def __init__(self, bot: KnownPolicyAgent) -> None:
-        if not bot.stateless:
+        if not bot.memoryless:
             raise ValueError(f"{bot.name!r} learns between hands; it is not card-independent")
         self.bot = bot
         self.name = bot.name
@@ -108,7 +108,7 @@ class VectorRule:
         bot: The rule bot whose thresholds to use (the default one if None).
     """
 
-    stateless = True
+    memoryless = True
 
     def __init__(self, bot: RuleAgent | None = None) -> None:
         self.params = (bot if bot is not None else RuleAgent()).params
@@ -155,7 +155,7 @@ class ShadowBayesian:
     def __init__(self, agent: BayesianPlayer) -> None:
         self.agent = agent
         self.name = agent.name
-        self.stateless = not agent.learn
+        self.memoryless = not agent.learn
 
     def probabilities(self, view: PlayerView, holdings: Index) -> Floats:
         """BPP's probabilities at ``view`` with each holding: once per current hand type."""

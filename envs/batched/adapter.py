@@ -40,7 +40,7 @@ class ScalarTables:
         self.agents = list(agents)
         self.name = agents[0].name
         self.known_policy = all(isinstance(agent, KnownPolicy) for agent in agents)
-        self.stateless = all(bool(getattr(agent, "stateless", False)) for agent in agents)
+        self.memoryless = all(bool(getattr(agent, "memoryless", False)) for agent in agents)
         self.seats = np.full(batch.num_tables, -1, dtype=np.int8)
 
     def reset_table(self, table: int, rng: np.random.Generator) -> None:

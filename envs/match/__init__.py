@@ -27,7 +27,7 @@ Engines. ``scalar`` plays one ``Hand`` at a time; ``batched`` plays every pass s
 ``envs.batched.HandBatch`` with batched agents (an agent without a batched form plays through
 an adapter, one scalar copy per table). Both give identical hands and figures; ``auto`` (the
 default) picks ``batched`` when every agent has a batched form and there are at least
-``AUTO_MIN_TABLES`` passes (or every agent is stateless), else ``scalar``.
+``AUTO_MIN_TABLES`` passes (or every agent is memoryless), else ``scalar``.
 
 Statistics. The unit is the small bet per hand (sb/hand; 1 sb/hand = 1,000 mbb/hand with the
 usual big blind = small bet). One observation is a deal: an agent's chips summed over the deal's
@@ -195,7 +195,7 @@ def play_match(
                 progress=bar.update,
             )
         else:
-            split = all(_stateless(a) and isinstance(a, KnownPolicy) for a in templates)
+            split = all(_memoryless(a) and isinstance(a, KnownPolicy) for a in templates)
             passes = plan_passes(plan, split, MAX_TABLES, accounts.window)
             batch = HandBatch(rules, max(1, min(len(passes), MAX_TABLES)))
             batched = [_batched_form(t, a, batch) for t, a in zip(templates, agents, strict=True)]
@@ -251,8 +251,8 @@ def _has_batched_form(agent: SeatAgent) -> bool:
     return isinstance(agent, HasBatchedForm) and agent.batched(1) is not None
 
 
-def _stateless(agent: SeatAgent) -> bool:
-    return bool(getattr(agent, "stateless", False))
+def _memoryless(agent: SeatAgent) -> bool:
+    return bool(getattr(agent, "memoryless", False))
 
 
 def _engine(chosen: Engine, templates: Sequence[SeatAgent], plan: MatchPlan) -> Engine:
@@ -260,9 +260,9 @@ def _engine(chosen: Engine, templates: Sequence[SeatAgent], plan: MatchPlan) -> 
         return chosen
     if not all(_has_batched_form(agent) for agent in templates):
         return Engine.SCALAR
-    stateless = all(_stateless(a) and isinstance(a, KnownPolicy) for a in templates)
+    memoryless = all(_memoryless(a) and isinstance(a, KnownPolicy) for a in templates)
     passes = plan.sessions * plan.rotations
-    if stateless or passes >= AUTO_MIN_TABLES:
+    if memoryless or passes >= AUTO_MIN_TABLES:
         return Engine.BATCHED
     return Engine.SCALAR
 

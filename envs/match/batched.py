@@ -3,7 +3,7 @@
 A pass (one session in one rotation, ``MatchPlan``) plays its deals in order with fresh agents,
 so passes are independent and each gets a table of its own; the agents are batched agents
 (``envs.protocols.BatchedAgent``) deciding for all tables at once. When every agent is
-stateless and states its policy, a pass's deals may be split over several tables too. Tables
+memoryless and states its policy, a pass's deals may be split over several tables too. Tables
 never run past the accounts' current window of deals; when the window is complete it is
 closed and the tables go on. Actions are drawn from the same common random numbers as in the
 scalar engine, so both engines play the same hands.

@@ -50,7 +50,15 @@ class FinishedHands:
 
 @dataclass(frozen=True)
 class SeatFlags:
-    """Per hand and seat, what the player statistics count (``envs.stats.PlayerTally``)."""
+    """Per hand and seat, what the player statistics count.
+
+    * VPIP: it put chips in pre-flop voluntarily (called a positive amount or raised; posting
+      a blind or the big blind's free check is not voluntary).
+    * PFR: it raised pre-flop.
+    * AF: post-flop (bets + raises) / calls, checks not counted.
+    * WTSD: it went to showdown, among the hands where it saw the flop (was not folded when
+      the flop was dealt, all-in players included).
+    """
 
     vpip: Bools
     pfr: Bools

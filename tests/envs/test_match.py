@@ -15,7 +15,7 @@ from envs.crn import decision_uniform
 from envs.deals import DECK_STREAM, deal_decks
 from envs.match import deal_deck, play_match
 from envs.rules import Action, Rules
-from envs.stats import PlayerTally, mean_estimate, t_quantile
+from envs.stats import mean_estimate, t_quantile
 from envs.view import PlayerView
 
 
@@ -257,10 +257,6 @@ def test_player_statistics_exact(
 ) -> None:
     result = play_match(agents, hands=60, seed=12)
     assert [(r.vpip, r.pfr, r.af, r.wtsd) for r in result.results] == expected
-
-
-def test_player_tally_without_hands_is_undefined() -> None:
-    assert PlayerTally().stats == (None, None, None, None)
 
 
 def test_random_folds_show_in_vpip_and_wtsd() -> None:

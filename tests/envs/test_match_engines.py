@@ -92,7 +92,7 @@ def test_sessions_give_fresh_agents_and_report_the_structure() -> None:
 
 
 def test_auto_engine_and_bad_choices() -> None:
-    assert play_match(["rule", "raise"], hands=10, seed=1).engine == "batched"  # stateless
+    assert play_match(["rule", "raise"], hands=10, seed=1).engine == "batched"  # memoryless
     assert play_match(["bpp", "call"], hands=10, seed=1).engine == "scalar"  # 2 passes
     assert play_match(["bpp", "call"], hands=64, seed=1, sessions=16).engine == "batched"
     assert play_match(["loki", "call"], hands=4, seed=1).engine == "scalar"  # no batched form

@@ -65,7 +65,7 @@ def test_a_total_already_reached_is_said(
         (["--range", "alpha=1:1"], "empty range for alpha"),
         (["--storage", "ftp://x"], "unsupported storage URL"),
         (["--sampler", "annealing"], "invalid choice: 'annealing' (choose from 'tpe'"),
-        (["--pruner", "nosuch"], "invalid choice: 'nosuch' (choose from 'wilcoxon', 'none')"),
+        (["--pruner", "nosuch"], "invalid choice: 'nosuch' (choose from 'racing', 'none')"),
         (["--study", ".."], "study name must be non-empty, not '.' or '..'"),
         (["--study", "."], "study name must be non-empty, not '.' or '..'"),
         (["--study", "a/b"], "without '/'"),

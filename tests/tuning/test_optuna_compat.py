@@ -70,28 +70,6 @@ def test_trial_id_is_the_storages_id(tmp_path: Path) -> None:
         assert same.number == trial.number, "FrozenTrial._trial_id changed"
 
 
-def test_optimize_creates_its_trials_through_the_ask_hook() -> None:
-    storage = InMemoryStorage()
-    optuna.create_study(study_name="s", storage=storage)
-    asked: list[int] = []
-
-    def hook(study: optuna.Study, create: object) -> optuna.Trial:
-        assert callable(create)
-        trial: optuna.Trial = create()
-        asked.append(trial.number)
-        return trial
-
-    study = compat.study_with_ask_hook(
-        hook,
-        study_name="s",
-        storage=storage,
-        sampler=optuna.samplers.RandomSampler(seed=0),
-        pruner=optuna.pruners.NopPruner(),
-    )
-    study.optimize(lambda t: t.suggest_float("x", 0.0, 1.0), n_trials=3)
-    assert asked == [0, 1, 2], "Study.optimize no longer creates its trials with Study.ask"
-
-
 def test_retry_callback_queues_the_parameters_with_its_system_attributes() -> None:
     study = optuna.create_study()
     trial = study.ask({"x": FLOAT})
@@ -121,6 +99,5 @@ def test_fail_stale_trials_fails_a_silent_trial_and_retries_it(tmp_path: Path) -
 def test_experimental_features_are_built_without_warnings(tmp_path: Path) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        compat.wilcoxon_pruner(p_threshold=0.1, n_startup_steps=5)
         compat.retry_callback(1)
         rdb(tmp_path, heartbeat_interval=60, grace_period=180)

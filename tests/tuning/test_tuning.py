@@ -19,6 +19,7 @@ from tuning.batches import round_blocks
 from tuning.evaluation import MatchProtocol, Namespace, evaluate_points
 from tuning.launch import run_trials
 from tuning.pool import EvaluationPool
+from tuning.racing import Pruning, stored_pruner
 from tuning.reevaluate import Candidate, Confirmation, Estimate, confirm
 from tuning.report import finish_study, write_outputs
 from tuning.samplers import GreedySampler, SamplerName, make_sampler
@@ -90,8 +91,18 @@ def test_bad_protocols_settings_and_names_are_refused(tmp_path: Path) -> None:
     for name in ("", ".", "..", "a/b", "a\\b"):
         with pytest.raises(ValueError, match=r"study name must be non-empty, not '\.' or '\.\.'"):
             settings(tmp_path, 1, study_name=name)
-    with pytest.raises(ValueError, match="unknown pruner 'nosuch'; choose one of none, wilcoxon"):
+    with pytest.raises(ValueError, match="unknown pruner 'nosuch'; choose one of none, racing"):
         settings(tmp_path, 1, pruner="nosuch")
+    with pytest.raises(ValueError, match="unknown pruner 'wilcoxon'"):
+        settings(tmp_path, 1, pruner="wilcoxon")  # the old name: only stored studies say it
+
+
+def test_studies_stored_before_the_rename_read_as_racing() -> None:
+    assert stored_pruner("wilcoxon") is Pruning.RACING
+    assert stored_pruner("racing") is Pruning.RACING
+    assert stored_pruner("none") is Pruning.NONE
+    with pytest.raises(ValueError, match="unknown pruner 'median'"):
+        stored_pruner("median")
 
 
 def test_storages_journal_files_and_clear_errors(tmp_path: Path) -> None:

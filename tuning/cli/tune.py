@@ -30,7 +30,7 @@ from tuning.studies import AGENTS, DEFAULT_AGENT
 
 DEFAULT_STUDY = "default"
 SAMPLERS = ("tpe", "tpe-indep", "cmaes", "gp", "random", "greedy")
-PRUNERS = ("wilcoxon", "none")
+PRUNERS = ("racing", "none")
 PRESETS: dict[str, dict[str, Any]] = {
     "carlton": {
         "agent": "bpp",
@@ -93,7 +93,12 @@ def add_study_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--rounds", type=positive_int, default=5, help="racing rounds of blocks per batch"
     )
-    parser.add_argument("--pruner", choices=PRUNERS, default="wilcoxon", help="racing test")
+    parser.add_argument(
+        "--pruner",
+        choices=PRUNERS,
+        default="racing",
+        help="racing: drop clearly worse candidates between rounds (paired Wilcoxon test)",
+    )
     parser.add_argument("--workers", type=positive_int, default=1, help="evaluation processes")
 
 

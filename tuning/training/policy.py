@@ -66,7 +66,7 @@ class PolicyAgent(KnownPolicyAgent):
     """
 
     name = "ppo"
-    stateless = True
+    memoryless = True
 
     def __init__(self, model: Any, *, deterministic: bool = True, name: str = "ppo") -> None:
         super().__init__()
@@ -112,7 +112,7 @@ class BatchedPolicy:
     probabilities for the same decisions, one network call per batch of decisions."""
 
     known_policy = True
-    stateless = True
+    memoryless = True
 
     def __init__(
         self, model: Any, num_tables: int, *, deterministic: bool = True, name: str = "ppo"
