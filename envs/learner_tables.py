@@ -21,13 +21,13 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from envs.batched.adapter import ScalarTables
+from envs.batched.adapter import ScalarTables, batched_form
 from envs.batched.engine import HandBatch
 from envs.batched.views import decisions_at, hand_ends_at
 from envs.crn import check_probabilities, decision_uniforms, sample_actions
 from envs.deals import deal_decks
 from envs.holdem_env import LEARNER_SEAT, match_key
-from envs.protocols import BatchedAgent, HasBatchedForm, SeatAgent
+from envs.protocols import BatchedAgent, SeatAgent
 from envs.registry import make_agent
 from envs.rules import Action, Rules
 from envs.seating import build_agents
@@ -65,15 +65,10 @@ def _build(spec: OpponentSpec) -> SeatAgent:
 
 
 def batched_opponent(spec: OpponentSpec, batch: HandBatch) -> tuple[BatchedAgent, str]:
-    """The batched form of ``spec`` at every table of ``batch``, and the agent's name: its
-    batched twin if it has one, else one scalar agent per table behind ``ScalarTables``."""
+    """The batched form of ``spec`` at every table of ``batch`` (``batched_form``), and the
+    agent's name."""
     template = _build(spec)
-    if isinstance(template, HasBatchedForm):
-        twin = template.batched(batch.num_tables)
-        if twin is not None:
-            return twin, template.name
-    copies = [template, *(_build(spec) for _ in range(batch.num_tables - 1))]
-    return ScalarTables(batch, build_agents(copies)), template.name
+    return batched_form(template, batch, lambda: _build(spec)), template.name
 
 
 class LearnerTables:

@@ -54,8 +54,8 @@ __all__ = ["BatchProgress", "hands_spent", "round_blocks", "run_study"]
 
 POLL_SECONDS = 1.0
 DEFAULTS_ATTR = "defaults_blocks"
-MERGE_STREAMS = 2048
-"""When the survivors' remaining blocks make at most this many streams, they are played in
+MERGE_PASSES = 2048
+"""When the survivors' remaining blocks make at most this many passes, they are played in
 one round: a step of the batched engine costs about the same for a few hundred tables as for
 a few thousand, so narrow rounds would waste it."""
 
@@ -190,8 +190,8 @@ def _run_batch(
     for r in range(len(rounds)):
         blocks = rounds[r]
         rest = [b for later in rounds[r:] for b in later]
-        streams = len(alive) * len(rest) * 2 * len(protocol.opponents)
-        last = r == len(rounds) - 1 or (r > 0 and streams <= MERGE_STREAMS)
+        passes = len(alive) * len(rest) * 2 * len(protocol.opponents)
+        last = r == len(rounds) - 1 or (r > 0 and passes <= MERGE_PASSES)
         if last:
             blocks = rest  # few survivors: the rest at once (narrow rounds waste the engine)
         if progress.on_round is not None:

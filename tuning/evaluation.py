@@ -1,4 +1,4 @@
-"""How parameter points are scored: side-by-side streams of seeded deal blocks, AIVAT-corrected.
+"""How parameter points are scored: side-by-side passes of seeded deal blocks, AIVAT-corrected.
 
 A block is a session: fresh agents play deals ``0 .. deals_per_block - 1`` of the block's seed
 (``block_seed(seed, namespace, b)``) in order, so BPP learns its opponent within it. Every
@@ -11,12 +11,13 @@ paired differences are far less noisy than their values.
 A block's value for a point is the candidate's chips over both seatings, in small bets per
 hand, averaged over the opponents (each weighs the same); ``BlockValues`` holds it raw and
 AIVAT-corrected (``envs.aivat``; unbiased, with less variance: the studies use the corrected
-value). All points of a call play at once: one stream per (opponent, point, block, seating),
-played by ``envs.match.streams.play_streams`` on one batch of tables per opponent, the
+value). All points of a call play at once: one pass per (opponent, point, block, seating),
+played by ``envs.match.seeded.play_seeded_passes`` on one batch of tables per opponent, the
 candidate role a single batched agent with per-table parameters (``StudySpec.players``).
-``Streams`` lists them in a fixed order, so a share of them (``Streams.share``) can be played
-by another process and the results merged in order: a stream's result does not depend on what
-plays beside it, so the values do not depend on how the streams are shared out.
+``EvaluationPasses`` lists them in a fixed order, so a share of them
+(``EvaluationPasses.share``) can be played by another process and the results merged in order:
+a pass's result does not depend on what plays beside it, so the values do not depend on how
+the passes are shared out.
 
 Namespaces keep the tuning deals, the re-evaluation deals and the confirmation deals apart, so
 that the reported figures are not fitted to the deals the sampler saw.
@@ -27,12 +28,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from enum import IntEnum
+from functools import partial
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from envs.match.streams import play_streams
+from envs.batched.adapter import batched_form, per_table
+from envs.batched.engine import HandBatch
+from envs.match.seeded import play_seeded_passes
 from envs.registry import available_agents, make_agent
 from envs.rules import Rules
 from envs.validation import whole_number
@@ -40,9 +44,9 @@ from tuning.studies.spec import StudySpec
 
 __all__ = [
     "BlockValues",
+    "EvaluationPasses",
     "MatchProtocol",
     "Namespace",
-    "Streams",
     "block_seed",
     "evaluate_points",
     "play_share",
@@ -155,8 +159,8 @@ class BlockValues:
 
 
 @dataclass(frozen=True)
-class Streams:
-    """The streams of one evaluation, in order: opponent, point, block, seating (slowest to
+class EvaluationPasses:
+    """The passes of one evaluation, in order: opponent, point, block, seating (slowest to
     fastest)."""
 
     opponent: Ints
@@ -165,7 +169,7 @@ class Streams:
     rotation: Ints
 
     @classmethod
-    def of(cls, points: int, blocks: Sequence[int], opponents: int) -> Streams:
+    def of(cls, points: int, blocks: Sequence[int], opponents: int) -> EvaluationPasses:
         """Every (opponent, point, block, seating) of an evaluation."""
         grid = np.meshgrid(
             np.arange(opponents),
@@ -180,10 +184,10 @@ class Streams:
     def __len__(self) -> int:
         return len(self.point)
 
-    def share(self, k: int, shares: int) -> Streams:
+    def share(self, k: int, shares: int) -> EvaluationPasses:
         """The ``k``-th of ``shares`` contiguous, nearly equal slices."""
         lo, hi = len(self) * k // shares, len(self) * (k + 1) // shares
-        return Streams(
+        return EvaluationPasses(
             self.opponent[lo:hi], self.point[lo:hi], self.block[lo:hi], self.rotation[lo:hi]
         )
 
@@ -193,32 +197,29 @@ def play_share(
     protocol: MatchProtocol,
     namespace: Namespace,
     points: Sequence[Point],
-    streams: Streams,
+    passes: EvaluationPasses,
     on_hands: Callable[[int], None] | None = None,
     seed: int | None = None,
 ) -> tuple[Ints, Floats]:
-    """The candidate's chips on each of ``streams``: ``(raw, AIVAT-corrected)``, in order.
+    """The candidate's chips on each of ``passes``: ``(raw, AIVAT-corrected)``, in order.
     ``seed`` replaces the protocol's root seed of the deals."""
-    raw = np.zeros(len(streams), dtype=np.int64)
-    corrected = np.zeros(len(streams))
+    raw = np.zeros(len(passes), dtype=np.int64)
+    corrected = np.zeros(len(passes))
     root = protocol.seed if seed is None else seed
-    seeds = np.array([block_seed(root, namespace, int(b)) for b in streams.block], dtype=np.uint64)
+    seeds = np.array([block_seed(root, namespace, int(b)) for b in passes.block], dtype=np.uint64)
     for o, opponent in enumerate(protocol.opponents):
-        rows = np.flatnonzero(streams.opponent == o)
+        rows = np.flatnonzero(passes.opponent == o)
         if not rows.size:
             continue
-        candidates = spec.players([points[int(p)] for p in streams.point[rows]])
-        template = make_agent(opponent)
-        batched = getattr(template, "batched", None)
-        others = batched(len(rows)) if callable(batched) else None
-        if others is None:  # no batched form: one scalar agent per stream
-            others = [template, *(make_agent(opponent) for _ in range(len(rows) - 1))]
-        totals = play_streams(
-            protocol.rules,
+        batch = HandBatch(protocol.rules, len(rows))
+        candidates = per_table(spec.players([points[int(p)] for p in passes.point[rows]]), batch)
+        others = batched_form(make_agent(opponent), batch, partial(make_agent, opponent))
+        totals = play_seeded_passes(
+            batch,
             [candidates, others],
             seeds[rows],
             protocol.deals_per_block,
-            streams.rotation[rows],
+            passes.rotation[rows],
             aivat=True,
             on_hands=on_hands,
         )
@@ -232,11 +233,12 @@ def block_values(
     protocol: MatchProtocol,
     points: int,
     blocks: Sequence[int],
-    streams: Streams,
+    passes: EvaluationPasses,
     raw: Ints,
     corrected: Floats,
 ) -> BlockValues:
-    """Fold the streams' chips (in the order of ``Streams.of``) into each point's block values."""
+    """Fold the passes' chips (in the order of ``EvaluationPasses.of``) into each point's block
+    values."""
     shape = (len(protocol.opponents), points, len(blocks), 2)
     hands = 2 * protocol.deals_per_block  # per block, opponent and point
     scale = 1.0 / (hands * protocol.small_bet)
@@ -259,6 +261,6 @@ def evaluate_points(
 ) -> BlockValues:
     """Every point on the same ``blocks`` of ``namespace``, in this process (see
     ``tuning.pool.EvaluationPool`` for several processes)."""
-    streams = Streams.of(len(points), blocks, len(protocol.opponents))
-    raw, corrected = play_share(spec, protocol, namespace, points, streams)
-    return block_values(protocol, len(points), blocks, streams, raw, corrected)
+    passes = EvaluationPasses.of(len(points), blocks, len(protocol.opponents))
+    raw, corrected = play_share(spec, protocol, namespace, points, passes)
+    return block_values(protocol, len(points), blocks, passes, raw, corrected)

@@ -1,9 +1,9 @@
 """Evaluating points with several local processes, each playing a share of the tables.
 
 ``EvaluationPool(spec, protocol, workers)`` evaluates points on blocks
-(``tuning.evaluation``): the streams of an evaluation are cut into ``workers`` contiguous
+(``tuning.evaluation``): the passes of an evaluation are cut into ``workers`` contiguous
 shares, each played by one worker process on its own batch of tables, and the results are
-merged in stream order. A stream's result does not depend on the streams beside it, so the
+merged in pass order. A pass's result does not depend on the passes beside it, so the
 values are the same for any number of workers, and a study driven by one process (which asks
 and tells in a fixed order) is reproducible bit for bit.
 
@@ -35,10 +35,10 @@ import numpy as np
 from envs.validation import whole_number
 from tuning.evaluation import (
     BlockValues,
+    EvaluationPasses,
     MatchProtocol,
     Namespace,
     Point,
-    Streams,
     block_values,
     play_share,
 )
@@ -124,26 +124,26 @@ class EvaluationPool:
         the protocol's by default)."""
         plain = [dict(p) for p in points]
         blocks = [int(b) for b in blocks]
-        streams = Streams.of(len(plain), blocks, len(self.protocol.opponents))
+        passes = EvaluationPasses.of(len(plain), blocks, len(self.protocol.opponents))
         if not self._processes:
             start = time.process_time()
             raw, corrected = play_share(
-                self.spec, self.protocol, namespace, plain, streams, on_hands, seed
+                self.spec, self.protocol, namespace, plain, passes, on_hands, seed
             )
             self.cpu_seconds += time.process_time() - start
         else:
-            raw, corrected = self._scatter(namespace, plain, streams, on_hands, seed)
-        return block_values(self.protocol, len(plain), blocks, streams, raw, corrected)
+            raw, corrected = self._scatter(namespace, plain, passes, on_hands, seed)
+        return block_values(self.protocol, len(plain), blocks, passes, raw, corrected)
 
     def _scatter(
         self,
         namespace: Namespace,
         points: list[dict[str, float]],
-        streams: Streams,
+        passes: EvaluationPasses,
         on_hands: OnHands | None,
         seed: int | None,
     ) -> tuple[Any, Any]:
-        shares = [streams.share(k, self.workers) for k in range(self.workers)]
+        shares = [passes.share(k, self.workers) for k in range(self.workers)]
         for pipe, share in zip(self._pipes, shares, strict=True):
             pipe.send((namespace, points, share, seed))
         results: dict[int, tuple[Any, Any]] = {}

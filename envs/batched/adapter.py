@@ -1,4 +1,9 @@
-"""Any seat agent in a batched match: one scalar agent per table behind the batched contract.
+"""Any seat agent in a batched match: its batched form, or one scalar agent per table.
+
+``batched_form`` is the one place that decides how an agent plays on a ``HandBatch``: its
+batched twin when it has one (``envs.protocols.HasBatchedForm``), else ``ScalarTables`` of
+copies of it. ``per_table`` seats given per-table agents (one batched agent, or one scalar
+agent per table, e.g. each with its own parameters).
 
 ``ScalarTables`` holds a scalar agent for every table of a ``HandBatch`` and asks each for its
 decision on the table's ``PlayerView`` (built from the batch, equal to the scalar engine's).
@@ -10,17 +15,45 @@ and decision. The runner resets the agents at the start of every pass (``reset_t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import numpy.typing as npt
 
 from envs.batched.engine import HandBatch
 from envs.batched.views import DecisionBatch, HandEndBatch
-from envs.protocols import KnownPolicy, SeatAgent
+from envs.protocols import BatchedAgent, HasBatchedForm, KnownPolicy, SeatAgent
 from envs.rules import Action
 
-__all__ = ["ScalarTables"]
+__all__ = ["ScalarTables", "TableAgents", "batched_form", "has_batched_form", "per_table"]
+
+TableAgents = BatchedAgent | Sequence[SeatAgent]
+"""Agents for every table of a batch: one batched agent, or one scalar agent per table."""
+
+
+def batched_form(
+    agent: SeatAgent, batch: HandBatch, copy: Callable[[], SeatAgent]
+) -> BatchedAgent:
+    """``agent`` at every table of ``batch``: its batched twin, fresh (``agent.batched``), or
+    else ``ScalarTables`` of ``copy()`` once per table (each a new, distinct agent configured
+    as ``agent``; the runner resets them with their generators)."""
+    if isinstance(agent, HasBatchedForm):
+        twin = agent.batched(batch.num_tables)
+        if twin is not None:
+            return twin
+    return ScalarTables(batch, [copy() for _ in range(batch.num_tables)])
+
+
+def has_batched_form(agent: SeatAgent) -> bool:
+    """Whether ``agent`` has a batched twin (``batched_form`` would not adapt copies)."""
+    return isinstance(agent, HasBatchedForm) and agent.batched(1) is not None
+
+
+def per_table(agents: TableAgents, batch: HandBatch) -> BatchedAgent:
+    """One batched agent as it is, or one scalar agent per table behind ``ScalarTables``."""
+    if isinstance(agents, Sequence):
+        return ScalarTables(batch, agents)
+    return agents
 
 
 class ScalarTables:

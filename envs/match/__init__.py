@@ -20,7 +20,7 @@ Sessions. The deals form ``sessions`` independent sessions of equal length (one 
 the whole match, as in ACPC duplicate matches). Each session is played once per rotation by
 fresh agents (memory forgotten, generator from ``SeedSequence([seed, 1, session,
 rotation])``) that keep their memory from hand to hand within it, so learning agents learn
-(``envs.match.plan``). More sessions mean shorter memories and more independent streams: the
+(``envs.match.plan``). More sessions mean shorter memories and more independent passes: the
 batched engine plays every (session, rotation) pass on a table of its own.
 
 Engines. ``scalar`` plays one ``Hand`` at a time; ``batched`` plays every pass side by side on a
@@ -47,7 +47,7 @@ from enum import StrEnum
 import numpy as np
 from tqdm import tqdm
 
-from envs.batched.adapter import ScalarTables
+from envs.batched.adapter import batched_form, has_batched_form
 from envs.batched.engine import HandBatch
 from envs.deals import deal_deck
 from envs.game import Hand
@@ -56,7 +56,7 @@ from envs.match.batched import plan_passes, play_batched
 from envs.match.plan import MatchPlan
 from envs.match.result import AgentResult, MatchResult
 from envs.match.scalar import play_scalar
-from envs.protocols import BatchedAgent, HasBatchedForm, KnownPolicy, SeatAgent
+from envs.protocols import BatchedAgent, KnownPolicy, SeatAgent
 from envs.registry import make_agent
 from envs.rules import Rules
 from envs.seating import build_agents
@@ -236,19 +236,12 @@ def _pass_agents(
 
 
 def _batched_form(template: SeatAgent, spec: SeatAgent | str, batch: HandBatch) -> BatchedAgent:
-    if isinstance(template, HasBatchedForm):
-        batched = template.batched(batch.num_tables)
-        if batched is not None:
-            return batched
-    copies = [
-        make_agent(spec) if isinstance(spec, str) else fresh_copy(template)
-        for _ in range(batch.num_tables)
-    ]
-    return ScalarTables(batch, copies)
+    """The batched engine plays fresh copies, never the agent object given."""
 
+    def copy() -> SeatAgent:
+        return make_agent(spec) if isinstance(spec, str) else fresh_copy(template)
 
-def _has_batched_form(agent: SeatAgent) -> bool:
-    return isinstance(agent, HasBatchedForm) and agent.batched(1) is not None
+    return batched_form(template, batch, copy)
 
 
 def _memoryless(agent: SeatAgent) -> bool:
@@ -258,7 +251,7 @@ def _memoryless(agent: SeatAgent) -> bool:
 def _engine(chosen: Engine, templates: Sequence[SeatAgent], plan: MatchPlan) -> Engine:
     if chosen is not Engine.AUTO:
         return chosen
-    if not all(_has_batched_form(agent) for agent in templates):
+    if not all(has_batched_form(agent) for agent in templates):
         return Engine.SCALAR
     memoryless = all(_memoryless(a) and isinstance(a, KnownPolicy) for a in templates)
     passes = plan.sessions * plan.rotations

@@ -12,12 +12,11 @@ on request only.
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from envs.aivat import aivat_corrections, concatenate
+from envs.match.corrections import PendingCorrections, Where
 from envs.match.hands import FinishedHands, seat_flags
 from envs.match.plan import MatchPlan
 from envs.rules import Rules
@@ -27,9 +26,8 @@ __all__ = ["Accounts", "window_deals"]
 
 CELLS_PER_WINDOW = 1 << 22
 """Cells (deal x rotation x agent) of a window: 32 MiB of floats at most."""
+Ints = npt.NDArray[np.int64]
 FLAGS = ("vpip", "pfr", "saw_flop", "showdowns", "aggressive", "calls")
-AIVAT_CHUNK = 16_384
-"""Finished hands corrected together."""
 
 
 def window_deals(plan: MatchPlan) -> int:
@@ -98,16 +96,16 @@ class Accounts:
         self.kept_aivat: list[npt.NDArray[np.float64]] | None = (
             [] if keep_deals and aivat else None
         )
-        self.pending: list[tuple[Any, ...]] = []  # hands waiting for their AIVAT corrections
-        self.pending_hands = 0
+        self.pending = PendingCorrections(rules, self._corrected, seed=plan.seed, samples=samples)
 
     @property
     def window_end(self) -> int:
         """First deal after the current window."""
         return min(self.start + self.window, self.plan.deals)
 
-    def add(self, hands: FinishedHands) -> None:
-        """Book finished hands (all of them within the current window)."""
+    def add(self, hands: FinishedHands, passes: Ints | None = None) -> None:
+        """Book finished hands (all of them within the current window); ``passes`` (the pass
+        of each hand) is not needed: the deal and rotation say where a hand goes."""
         k = len(hands.deals)
         if not k:
             return
@@ -122,10 +120,7 @@ class Accounts:
         if self.corrected is not None:
             if hands.played is None:
                 raise RuntimeError("AIVAT was requested but the hands carry no record for it")
-            self.pending.append((rows, rot, agents, hands.payoffs, hands.played))
-            self.pending_hands += k
-            if self.pending_hands >= AIVAT_CHUNK:
-                self._correct()
+            self.pending.add((rows, rot, agents), hands.payoffs, hands.played)
         # Only the deals just booked are touched: a bincount spans the whole window, which
         # with thousands of sessions costs more than the rest of the step's bookkeeping.
         np.add.at(self.arrived, offset, 1)
@@ -137,20 +132,9 @@ class Accounts:
             self.counts[name] += counts.astype(np.int64)
         self.hands += k
 
-    def _correct(self) -> None:
-        """AIVAT on the hands waiting for it, all at once (the estimator's cost per call is
-        large, its cost per hand small; the values do not depend on the grouping)."""
-        if self.corrected is None or not self.pending:
-            return
-        parts = self.pending
-        self.pending, self.pending_hands = [], 0
-        played = concatenate([p[4] for p in parts])
-        values = np.concatenate([p[3] for p in parts]) + aivat_corrections(
-            self.rules, played, seed=self.plan.seed, samples=self.samples
-        )
-        rows = np.concatenate([p[0] for p in parts])
-        rot = np.concatenate([p[1] for p in parts])
-        agents = np.concatenate([p[2] for p in parts])
+    def _corrected(self, where: Where, values: npt.NDArray[np.float64]) -> None:
+        assert self.corrected is not None  # only hands queued for AIVAT arrive here
+        rows, rot, agents = where
         self.corrected[rows, rot, agents] = values
 
     @property
@@ -166,7 +150,7 @@ class Accounts:
         size = self.window_end - self.start
         if not self.window_complete:
             raise RuntimeError("the window of deals is not complete")
-        self._correct()
+        self.pending.flush()
         unit = self.plan.rotations * self.rules.small_bet
         chips = self.chips[:size].sum(axis=1)
         self.total_chips += chips.sum(axis=0)

@@ -1,7 +1,7 @@
 """Batched agents playing on a ``HandBatch``: who sits where, dealing, deciding, hand ends.
 
-``Driver`` is what every batched runner shares (``envs.match.batched`` for matches,
-``envs.match.streams`` for independent streams). Each table has a seed (of its cards and of
+``Driver`` is the hands-on half of the batched runners' one loop (``envs.match.passes``, used
+for matches and for a study's seeded passes). Each table has a seed (of its cards and of
 its decisions' common random numbers), the deal it plays and a rotation: agent ``j`` sits in
 seat ``(j + rotation) % n``. Every decision of a known-policy agent is drawn by inverse CDF
 from the uniform of ``(seed, deal, seat, decision index)``, exactly as the scalar engine draws

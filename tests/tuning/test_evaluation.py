@@ -1,4 +1,4 @@
-"""Scoring points on the batched engine: streams, shares, processes, racing, trial values."""
+"""Scoring points on the batched engine: passes, shares, processes, racing, trial values."""
 
 from __future__ import annotations
 
@@ -9,12 +9,14 @@ import numpy as np
 import pytest
 
 from agents.bpp import BPPParams
-from envs.match.streams import play_streams, stream_generator
+from envs.batched.adapter import ScalarTables
+from envs.batched.engine import HandBatch
+from envs.match.seeded import pass_generator, play_seeded_passes
 from envs.registry import make_agent
 from tuning.evaluation import (
+    EvaluationPasses,
     MatchProtocol,
     Namespace,
-    Streams,
     block_values,
     evaluate_points,
     play_share,
@@ -39,20 +41,20 @@ def test_candidates_share_blocks_and_namespaces_differ() -> None:
     assert not np.array_equal(values.raw[0], confirm.raw[0])
 
 
-def test_a_streams_result_does_not_depend_on_what_plays_beside_it() -> None:
+def test_a_pass_result_does_not_depend_on_what_plays_beside_it() -> None:
     """What makes the values independent of batch sizes, shares and worker counts."""
     protocol = MatchProtocol(opponents=("call", "rule"), deals_per_block=5, blocks=4, seed=2)
     points = [BPP.defaults, OTHER]
     together = evaluate_points(BPP, protocol, Namespace.TUNE, points, [0, 2, 3])
     alone = evaluate_points(BPP, protocol, Namespace.TUNE, [OTHER], [2])
     assert together.aivat[1, 1] == alone.aivat[0, 0] and together.raw[1, 1] == alone.raw[0, 0]
-    streams = Streams.of(2, [0, 2, 3], 2)
+    passes = EvaluationPasses.of(2, [0, 2, 3], 2)
     parts = [
-        play_share(BPP, protocol, Namespace.TUNE, points, streams.share(k, 3)) for k in range(3)
+        play_share(BPP, protocol, Namespace.TUNE, points, passes.share(k, 3)) for k in range(3)
     ]
     raw = np.concatenate([p[0] for p in parts])
     corrected = np.concatenate([p[1] for p in parts])
-    merged = block_values(protocol, 2, [0, 2, 3], streams, raw, corrected)
+    merged = block_values(protocol, 2, [0, 2, 3], passes, raw, corrected)
     assert np.array_equal(merged.aivat, together.aivat)
     assert np.array_equal(merged.raw, together.raw)
 
@@ -80,12 +82,15 @@ def test_agents_without_a_batched_form_play_one_scalar_agent_per_stream() -> Non
     assert np.array_equal(alone.raw[0], both.raw[1])
 
 
-def test_stream_generators_depend_on_the_seed_and_the_role_only() -> None:
-    assert stream_generator(5, 1).random() == stream_generator(5, 1).random()
-    assert stream_generator(5, 0).random() != stream_generator(5, 1).random()
-    assert stream_generator(6, 1).random() != stream_generator(5, 1).random()
-    agents = [make_agent("random") for _ in range(2)]
-    totals = play_streams(TINY.rules, [agents, make_agent("call").batched(2)], [3, 3], 6, [0, 0])
+def test_pass_generators_depend_on_the_seed_and_the_role_only() -> None:
+    assert pass_generator(5, 1).random() == pass_generator(5, 1).random()
+    assert pass_generator(5, 0).random() != pass_generator(5, 1).random()
+    assert pass_generator(6, 1).random() != pass_generator(5, 1).random()
+    batch = HandBatch(TINY.rules, 2)
+    agents = ScalarTables(batch, [make_agent("random") for _ in range(2)])
+    call = make_agent("call").batched(2)
+    assert call is not None
+    totals = play_seeded_passes(batch, [agents, call], [3, 3], 6, [0, 0])
     assert totals.chips[0, 0] == totals.chips[1, 0]  # same seed, same role: same play
 
 

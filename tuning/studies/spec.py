@@ -149,7 +149,7 @@ class StudySpec:
 
     def players(self, points: Sequence[Point]) -> BatchedAgent | list[SeatAgent]:
         """The agents of ``points``, table ``t`` playing ``points[t]``: one batched agent, or
-        one scalar agent per table (``envs.match.streams.play_streams`` takes either)."""
+        one scalar agent per table (``envs.batched.adapter.per_table`` seats either)."""
         if self.batched is not None:
             return self.batched(points)
         return [self.agent_for(point) for point in points]
