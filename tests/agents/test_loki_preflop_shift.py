@@ -1,16 +1,26 @@
 """Loki's pre-flop shift: Table B.1's thresholds of one tightness lowered by IR4 units.
 
-The recorded numbers were computed by the Loki study's ``shifted_table`` before the shift moved
-into ``agents.loki``: the agents a study builds for a point must stay the same bit for bit.
+The recorded numbers were computed by the Loki study (``tuning.studies.loki.shifted_table``)
+before the shift moved into ``agents.loki`` (``PreflopTable.shifted``,
+``LokiParams.preflop_shift``): the agents a study builds for a point stay the same bit for bit.
 """
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
+from agents.loki import Loki, Loki2, LokiParams
 from agents.loki.params import Tightness
-from agents.loki.preflop import Group, PreflopStrategy, PreflopTable, load_preflop_table
-from tuning.studies.loki import shifted_table
+from agents.loki.preflop import (
+    Group,
+    PreflopStrategy,
+    PreflopTable,
+    group_lines,
+    load_preflop_table,
+)
+from envs.registry import make_agent
 
 TABLE = load_preflop_table()
 THRESHOLDS = (PreflopStrategy.MAKE1, PreflopStrategy.MAKE2, PreflopStrategy.MAKE4)
@@ -54,10 +64,6 @@ TIGHT_80 = [
 # fmt: on
 
 
-def shifted(tightness: Tightness, shift: float) -> PreflopTable:
-    return shifted_table(tightness, shift)
-
-
 def row(table: PreflopTable, tightness: Tightness, group: Group) -> tuple[float, ...]:
     bases = tuple(table.lines[tightness, group, strategy][0] for strategy in THRESHOLDS)
     return (*bases, *table.small_blind[tightness, group])
@@ -70,8 +76,61 @@ def row(table: PreflopTable, tightness: Tightness, group: Group) -> tuple[float,
 def test_shifted_thresholds_are_the_recorded_ones_bit_for_bit(
     tightness: Tightness, shift: float, group: Group, expected: tuple[float, ...]
 ) -> None:
-    table = shifted(tightness, shift)
+    table = TABLE.shifted(tightness, shift)
     assert row(table, tightness, group) == expected
     for strategy in THRESHOLDS:  # the increments (per position) do not move
         key = (tightness, group, strategy)
         assert table.lines[key][1] == TABLE.lines[key][1]
+    for other in Tightness:  # the other tightnesses do not move
+        if other != tightness:
+            assert row(table, other, group) == row(TABLE, other, group)
+
+
+def test_the_group_lines_are_the_recorded_ones() -> None:
+    """The slopes the shift carries IR4 units with (as fitted before the move, bit for bit)."""
+    assert dict(group_lines()) == {
+        Group.TWO: (33.3045976900505, 0.5149564476726287),
+        Group.THREE_FOUR: (0.0, 1.0),
+        Group.FIVE_PLUS: (-13.743361680910574, 1.2140136837061097),
+    }
+
+
+@pytest.mark.parametrize("kind", [Loki, Loki2])
+@pytest.mark.parametrize(("shift", "group", "expected"), [LOOSE[3], LOOSE[10], LOOSE[14]])
+def test_an_agent_with_a_shift_is_built_from_its_parameters_alone(
+    kind: type[Loki], shift: float, group: Group, expected: tuple[float, ...]
+) -> None:
+    agent = kind(LokiParams(preflop_shift=shift))
+    assert row(agent.preflop_table, Tightness.LOOSE, group) == expected
+    again = agent.spawn()  # shifts the given table again, not the shifted one
+    assert row(again.preflop_table, Tightness.LOOSE, group) == expected
+
+
+def test_a_shift_applies_to_a_given_table_and_zero_keeps_it() -> None:
+    given = TABLE.shifted(Tightness.LOOSE, 30.0)
+    agent = Loki(LokiParams(preflop_shift=50.0), preflop_table=given)
+    key = (Tightness.LOOSE, Group.THREE_FOUR, PreflopStrategy.MAKE2)
+    assert agent.preflop_table.lines[key][0] == pytest.approx(TABLE.lines[key][0] - 80.0)
+    assert Loki(preflop_table=given).preflop_table is given
+    assert TABLE.shifted(Tightness.TIGHT, 0.0) is TABLE
+
+
+@pytest.mark.parametrize("name", ["loki", "loki-tight", "loki-moderate", "loki-som", "loki2"])
+def test_the_registry_agents_play_the_shipped_table(name: str) -> None:
+    agent = make_agent(name)
+    assert isinstance(agent, Loki)
+    assert agent.params.preflop_shift == 0.0 and agent.preflop_table is TABLE
+
+
+@pytest.mark.parametrize("shift", [math.nan, math.inf, -math.inf, True, "10"])
+def test_a_shift_must_be_a_finite_number(shift: object) -> None:
+    with pytest.raises(ValueError, match="shift must be a finite number of IR4 units"):
+        TABLE.shifted(Tightness.LOOSE, shift)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="preflop_shift must be a finite number of IR4 units"):
+        LokiParams(preflop_shift=shift)  # type: ignore[arg-type]
+
+
+def test_a_shift_that_overflows_a_threshold_is_refused() -> None:
+    """1.7e308 is finite, but 1.214 x 1.7e308 (the "5+" group's slope times it) is not."""
+    with pytest.raises(ValueError, match="loose/5\\+: thresholds must be finite"):
+        TABLE.shifted(Tightness.LOOSE, 1.7e308)
