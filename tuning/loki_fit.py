@@ -6,7 +6,8 @@ reconstruction keeps that row exactly and derives the others with three numbers:
 
 * each group's table is IR2, IR4 or IR7, so the known row is carried into IR2 and IR7 units by
   the least-squares line ``IRg = a + b IR4`` over the holdings with IR4 >= -100 (where
-  thresholds live): ``base_g = a + b base``, ``increment_g = b increment``;
+  thresholds live; ``agents.loki.preflop.group_lines``): ``base_g = a + b base``,
+  ``increment_g = b increment``;
 * a tightness shifts every base down by ``delta`` IR4 units (``b delta`` in group ``g``): the
   thresholds fall from tight to loose and Make1 < Make2 < Make4 holds everywhere;
 * tight keeps the 3-4 row and fits one ``delta`` shared by its "2" and "5+" groups; moderate
@@ -37,10 +38,10 @@ from agents.loki.preflop import (
     Group,
     PreflopStrategy,
     PreflopTable,
+    group_lines,
     preflop_action,
     select_strategy,
 )
-from agents.strength.income_rate import load_income_rates
 from envs.events import Acted
 from envs.game import Hand
 from envs.match import deal_deck
@@ -57,20 +58,6 @@ KNOWN_ROW = {
 """[PAPP-6.1] Table B.1, tight / "3-4 players", in IR4 units."""
 TARGETS = {Tightness.TIGHT: 0.18, Tightness.MODERATE: 0.21, Tightness.LOOSE: 0.24}
 """[PAPP-6.1] Hands played at a ten-player table."""
-
-
-def group_lines() -> dict[Group, tuple[float, float]]:
-    """``(a, b)`` of ``IRg = a + b IR4`` per group, fitted over holdings with IR4 >= -100."""
-    tables = load_income_rates()
-    x = tables.of_holdings(4)
-    keep = x >= -100
-    lines = {}
-    for group in Group:
-        y = tables.of_holdings(group.players)
-        slope, intercept = np.polyfit(x[keep], y[keep], 1)
-        lines[group] = (float(intercept), float(slope))
-    lines[Group.THREE_FOUR] = (0.0, 1.0)
-    return lines
 
 
 def build_table(deltas: dict[Tightness, float], tight_others: float, source: str) -> PreflopTable:

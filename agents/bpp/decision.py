@@ -21,9 +21,13 @@ Carlton's formulas exactly.
 Mixed strategy (Carlton eqs. 8 and 9): ``P(fold) = 1 / (1 + exp(fp x))`` with
 ``x = (EW(pass) - EW(fold)) / B``, then ``P(pass | not fold) = 1 / (1 + exp(cp y))`` with
 ``y = (EW(bet) - EW(pass)) / B``. Deterministic strategy: the legal action with the largest EW.
-Steep curves (large fp, cp) give the deterministic strategy, with one exception that follows
-from Carlton's formulas as written: the fold curve looks at EW(pass) only, so when
-``EW(pass) < 0 < EW(bet)`` the steep mixed strategy folds where the deterministic one bets.
+With fold, pass and bet legal, steep curves (fp, cp -> infinity) give the deterministic
+strategy only where ``EW(pass) > 0`` without a pass/bet tie, or both EWs are negative. The
+fold curve looks at EW(pass) only, so when ``EW(pass) < 0 <= EW(bet)`` the steep mixed
+strategy folds where the deterministic one bets; at ``EW(pass) = 0`` (P(fold) = 1/2 for every
+fp) and ``EW(bet) = EW(pass) > 0`` (P(pass | not fold) = 1/2 for every cp) it keeps splitting
+where the deterministic one breaks the tie. The limits case by case, and with a free check or
+a capped bet: ``agents/bpp/README.md``.
 Illegal options pass their mass on: when checking is free (no fold), the fold mass goes to
 check (ours: folding a free check is never better); when betting is capped, the bet
 mass goes to call.

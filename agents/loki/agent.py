@@ -43,7 +43,8 @@ class Loki(Agent):
     Args:
         params: ``LokiParams`` (defaults: loose, generic modelling, Loki-1 betting).
         name: Registry / display name (default ``"loki"``).
-        preflop_table: Table B.1 (default: the shipped, fitted table).
+        preflop_table: Table B.1 (default: the shipped, fitted table), which Loki plays
+            shifted by ``params.preflop_shift`` (``PreflopTable.shifted``).
         rng: Unused by Loki-1 (deterministic); Loki-2 draws one number per hand from it.
 
     Opponent-modelling switch: ``params.modelling`` -- ``Modelling.GENERIC`` (registry
@@ -99,13 +100,14 @@ class Loki(Agent):
             raise TypeError(f"params must be LokiParams, got {type(self.params).__name__}")
         if name is not None:
             self.name = name
-        self._table = preflop_table if preflop_table is not None else load_preflop_table()
+        self._given_table = preflop_table if preflop_table is not None else load_preflop_table()
+        self._table = self._given_table.shifted(self.params.tightness, self.params.preflop_shift)
         self._opponents = OpponentModels(self.params, self._thresholds())
         self._start_hand(None)
 
     def spawn(self) -> Loki:
-        """A fresh agent with the same settings, sharing the (read-only) pre-flop table."""
-        return type(self)(self.params, name=self.name, preflop_table=self._table)
+        """A fresh agent with the same settings, sharing the (read-only) given pre-flop table."""
+        return type(self)(self.params, name=self.name, preflop_table=self._given_table)
 
     @staticmethod
     def default_params() -> LokiParams:
@@ -134,6 +136,11 @@ class Loki(Agent):
     def observe(self, view: PlayerView) -> None:
         """Count the hand's last actions (frequency learning under specific modelling)."""
         self._sync(view)
+
+    @property
+    def preflop_table(self) -> PreflopTable:
+        """The Table B.1 Loki plays: the given one shifted by ``params.preflop_shift``."""
+        return self._table
 
     @property
     def preflop_strategy(self) -> PreflopStrategy | None:

@@ -7,6 +7,7 @@ Simulations in Poker*. "Ours" marks a value the papers do not give, with how it 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from enum import Enum
 
@@ -75,6 +76,10 @@ class LokiParams:
     """[PAPP-6.1] Selects the Table B.1 thresholds; loose is the default."""
     probability_play: float = 0.60
     """[PAPP-6.1], [PAPP-B] Chance that a player yet to act pre-flop plays (eq. 6.2)."""
+    preflop_shift: float = 0.0
+    """Ours (the Loki studies' pre-flop knob): ``tightness``'s Table B.1 thresholds [PAPP-6.1]
+    lowered by this many IR4 units (x1000), in every group (``PreflopTable.shifted``);
+    positive is looser, 0 is the table as given."""
     make1: float = 0.50
     """[PAPP-B] EHS' from which Loki bets or calls post-flop (Make1)."""
     make2: float = 0.85
@@ -117,6 +122,13 @@ class LokiParams:
         _enum("reweighting", self.reweighting, Reweighting)
         if not 0.0 <= self.probability_play <= 1.0:
             raise ValueError(f"probability_play must be in [0, 1], got {self.probability_play}")
+        shift: object = self.preflop_shift  # checked as the user may have passed it
+        if (
+            isinstance(shift, bool)
+            or not isinstance(shift, int | float)
+            or not math.isfinite(shift)
+        ):
+            raise ValueError(f"preflop_shift must be a finite number of IR4 units, got {shift!r}")
         if not 0.0 < self.make1 < self.make2 <= 1.0:
             raise ValueError(
                 f"need 0 < make1 < make2 <= 1, got make1={self.make1}, make2={self.make2}"

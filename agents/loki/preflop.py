@@ -16,18 +16,24 @@ At its first pre-flop decision Loki picks one strategy and follows it for the re
 
 Only the tight / "3-4 players" row of Table B.1 survives; the shipped table keeps it and fits the
 rest (``holdem-lab loki-fit preflop``), see ``agents/data/loki_preflop.json`` and
-``agents/loki/README.md``.
+``agents/loki/README.md``. The row is in IR4 units; ``group_lines`` carries IR4 units into each
+group's table, and ``PreflopTable.shifted`` moves one tightness's thresholds by IR4 units (the
+pre-flop knob ``LokiParams.preflop_shift``).
 """
 
 from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum, IntEnum
 from functools import cache
 from importlib import resources
+from types import MappingProxyType
 from typing import Any
+
+import numpy as np
 
 from agents.loki.params import Tightness
 from agents.strength.holdings import PAIR_INDEX
@@ -39,6 +45,7 @@ __all__ = [
     "Group",
     "PreflopStrategy",
     "PreflopTable",
+    "group_lines",
     "group_of",
     "load_preflop_table",
     "preflop_action",
@@ -105,7 +112,15 @@ class PreflopTable:
                     raise ValueError(
                         f"preflop table lacks small blind {tightness.value}/{group.value}"
                     )
-                bases = [self.lines[tightness, group, s][0] for s in _THRESHOLD_STRATEGIES]
+                pairs = [self.lines[tightness, group, s] for s in _THRESHOLD_STRATEGIES]
+                pairs.append(self.small_blind[tightness, group])
+                if not all(math.isfinite(value) for pair in pairs for value in pair):
+                    raise ValueError(
+                        f"{tightness.value}/{group.value}: thresholds must be finite, got "
+                        f"Make1, Make2, Make4 (base, increment), small blind (Call1, Call2) "
+                        f"{pairs}"
+                    )
+                bases = [pair[0] for pair in pairs[:3]]
                 if not bases[0] <= bases[1] <= bases[2]:
                     raise ValueError(
                         f"{tightness.value}/{group.value}: bases must grow from Make1 to Make4, "
@@ -118,6 +133,41 @@ class PreflopTable:
         """``base + increment * position`` (Papp eq. 6.1)."""
         base, increment = self.lines[tightness, group, strategy]
         return base + increment * position
+
+    def shifted(self, tightness: Tightness, shift: float) -> PreflopTable:
+        """This table with ``tightness``'s thresholds lowered by ``shift`` IR4 units (x1000).
+
+        Every threshold of the tightness moves: the Make1, Make2 and Make4 bases and the small
+        blind's Call1 / Call2, in group ``g`` by ``b_g shift`` (``b_g`` the slope of the group's
+        line ``IRg = a + b IR4``, ``group_lines``), as ``holdem-lab loki-fit preflop`` shifts a
+        tightness. The increments and the other tightnesses stay. Positive is looser; a shift
+        of 0 returns this table itself.
+
+        Raises:
+            ValueError: if ``shift`` is not a finite number. Any finite shift is valid (the
+                thresholds move together and keep their order) unless it is so large (about
+                1.5e308 IR4 units) that a threshold overflows, which the new table refuses.
+        """
+        given: object = shift  # checked as the user may have passed it
+        if (
+            isinstance(given, bool)
+            or not isinstance(given, int | float)
+            or not math.isfinite(given)
+        ):
+            raise ValueError(f"shift must be a finite number of IR4 units, got {shift!r}")
+        if shift == 0.0:
+            return self
+        lines = dict(self.lines)
+        small_blind = dict(self.small_blind)
+        for group, (_, slope) in group_lines().items():
+            down = slope * shift
+            for strategy in _THRESHOLD_STRATEGIES:
+                base, increment = lines[tightness, group, strategy]
+                lines[tightness, group, strategy] = (base - down, increment)
+            call1, call2 = small_blind[tightness, group]
+            small_blind[tightness, group] = (call1 - down, call2 - down)
+        source = f"{self.source}, {tightness.value} shifted by {shift:+g} IR4 units"
+        return PreflopTable(lines=lines, small_blind=small_blind, source=source)
 
     def to_json(self) -> dict[str, Any]:
         """The table as the JSON document shipped in ``agents/data``."""
@@ -154,6 +204,25 @@ def load_preflop_table() -> PreflopTable:
     """The shipped Table B.1 (``agents/data/loki_preflop.json``), read once per process."""
     text = resources.files("agents").joinpath("data", DATA_FILE).read_text(encoding="utf-8")
     return PreflopTable.from_json(json.loads(text))
+
+
+@cache
+def group_lines() -> Mapping[Group, tuple[float, float]]:
+    """``(a, b)`` of the least-squares line ``IRg = a + b IR4`` per group (ours).
+
+    Fitted over the holdings with IR4 >= -100, where thresholds live; the "3-4" group's table
+    is IR4 itself, ``(0, 1)``. Table B.1's surviving row is in IR4 units (Papp 1998 section
+    6.1): these lines carry it, and shifts in IR4 units, into the IR2 and IR7 tables.
+    """
+    tables = load_income_rates()
+    ir4 = tables.of_holdings(4)
+    keep = ir4 >= -100
+    lines = {}
+    for group in Group:
+        slope, intercept = np.polyfit(ir4[keep], tables.of_holdings(group.players)[keep], 1)
+        lines[group] = (float(intercept), float(slope))
+    lines[Group.THREE_FOUR] = (0.0, 1.0)
+    return MappingProxyType(lines)
 
 
 def small_blind_seat(view: PlayerView) -> int:

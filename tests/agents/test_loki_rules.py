@@ -179,6 +179,7 @@ def test_replay_reconstructs_each_seats_situation() -> None:
     [
         ({"make1": 0.9}, "make1 < make2"),
         ({"probability_play": 1.5}, "probability_play"),
+        ({"preflop_shift": float("nan")}, "preflop_shift must be a finite number of IR4 units"),
         ({"lookahead": 3}, "lookahead"),
         ({"lookahead": 1.0}, "lookahead must be an integer, got 1.0"),
         ({"min_observations": 2.5}, "min_observations must be an integer, got 2.5"),

@@ -5,19 +5,21 @@ from __future__ import annotations
 import ast
 import csv
 import json
+from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from agents.loki.params import Tightness
+from agents.loki import Loki
+from agents.loki.params import LokiParams, Tightness
 from agents.loki.preflop import Group, PreflopStrategy, load_preflop_table
 from tuning.cli import main
 from tuning.evaluation import MatchProtocol, Namespace, evaluate_points
 from tuning.launch import run_trials
 from tuning.samplers import SamplerName
 from tuning.studies import AGENTS, StudySpec, make_spec, spec_from_attrs
-from tuning.studies.loki import loki2_spec, loki_spec, shifted_table
+from tuning.studies.loki import loki2_spec, loki_spec, to_params
 from tuning.study import StudySettings
 
 TUNING = Path(__file__).resolve().parents[2] / "tuning"
@@ -84,10 +86,17 @@ def test_the_loki_defaults_are_the_published_loki() -> None:
     assert np.any(values.raw[1] != 0.0)  # the knobs change the play
 
 
+def loki_of(spec: StudySpec, values: Mapping[str, float]) -> Loki:
+    agent = spec.agent_for(values)
+    assert isinstance(agent, Loki)
+    return agent
+
+
 def test_preflop_shift_lowers_the_thresholds_of_the_agents_tightness_only() -> None:
     shipped = load_preflop_table()
-    assert shifted_table(Tightness.LOOSE, 0.0) is shipped
-    looser = shifted_table(Tightness.LOOSE, 100.0)
+    spec = loki_spec()
+    assert loki_of(spec, spec.defaults).preflop_table is shipped
+    looser = loki_of(spec, {**spec.defaults, "preflop_shift": 100.0}).preflop_table
     for group in Group:
         for strategy in (PreflopStrategy.MAKE1, PreflopStrategy.MAKE2, PreflopStrategy.MAKE4):
             before = shipped.threshold(Tightness.LOOSE, group, strategy, 2)
@@ -98,6 +107,23 @@ def test_preflop_shift_lowers_the_thresholds_of_the_agents_tightness_only() -> N
     # IR4 units are the 3-4 group's own: a shift of 100 moves its thresholds by exactly 100.
     make1 = (Tightness.LOOSE, Group.THREE_FOUR, PreflopStrategy.MAKE1)
     assert looser.lines[make1][0] == pytest.approx(shipped.lines[make1][0] - 100.0)
+
+
+@pytest.mark.parametrize("spec", [loki_spec(), loki2_spec()], ids=["loki", "loki2"])
+def test_a_loki_point_is_loki_params_by_name(spec: StudySpec) -> None:
+    """The study names ``LokiParams`` fields; the agent applies them (as BPP's study does)."""
+    point = {**spec.defaults, "preflop_shift": 80.0, "make1": 0.45}
+    agent = loki_of(spec, point)
+    assert agent.params.preflop_shift == 80.0 and agent.params.make1 == 0.45
+    # Recorded before the shift moved into the agent (tests/agents/test_loki_preflop_shift.py).
+    table = agent.preflop_table
+    assert (
+        table.lines[Tightness.LOOSE, Group.THREE_FOUR, PreflopStrategy.MAKE2][0]
+        == 55.400000000000006
+    )
+    assert spec.settings(point)["preflop_shift"] == 80.0
+    with pytest.raises(ValueError, match=r"\['alpha'\] are not LokiParams fields"):
+        to_params(LokiParams(), {"alpha": 1.0})
 
 
 def test_a_study_refuses_to_resume_with_another_agent(tmp_path: Path) -> None:

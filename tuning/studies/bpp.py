@@ -4,7 +4,8 @@ Ten parameters by default (Carlton 2000, section "Mixed Strategy": the betting c
 alphas are what the thesis tuned): ``alpha`` and ``alpha_prime`` in [0, 2] on a linear scale
 (1 means "one full bet per remaining round"), and ``fp_<round>``, ``cp_<round>`` for the four
 betting rounds in [0.01, 10] on a log scale (the curves need positive steepness; 0.01 is
-near-uniform play, 10 nearly deterministic). With ``per_round_alpha`` the two alphas become
+nearly flat, folding half the time, 10 nearly a step, which is the deterministic strategy only
+in some cases: ``agents/bpp/README.md``). With ``per_round_alpha`` the two alphas become
 eight, one per round; with ``curves_only`` only the eight fp / cp are searched and the alphas
 keep their defaults (the thesis's own search: "the eight curve parameters"). The figure is the
 betting curves of every round, Carlton's figures 8 and 9, the defaults dashed beside the tuned

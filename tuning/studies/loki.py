@@ -5,10 +5,10 @@ A study's matches are heads-up, so only knobs that act heads-up are searched. No
 which heads-up is always 2 (both blinds are in), so it never changes a decision. The knobs:
 
 * ``preflop_shift``: every pre-flop threshold of Loki's tightness (Table B.1's Make1, Make2,
-  Make4 bases and the small blind's Call1 / Call2) lowered by this many IR4 units (x1000),
-  carried into each group's table as ``tuning.loki_fit`` carries its tightness shifts (IR2 =
-  a + b IR4: b units per IR4 unit). Positive is looser. The fitted tightnesses lie 54 units
-  tighter to 65 looser than the surviving row, so [-150, 150] spans well beyond them.
+  Make4 bases and the small blind's Call1 / Call2) lowered by this many IR4 units (x1000), in
+  every group (``LokiParams.preflop_shift``, ``PreflopTable.shifted``). Positive is looser.
+  The fitted tightnesses lie 54 units tighter to 65 looser than the surviving row, so
+  [-150, 150] spans well beyond them.
 * ``make1``, ``make2``: the post-flop EHS' thresholds of betting and raising (Papp 1998
   section 6.2, Appendix B: 0.50 and 0.85), in [0.40, 0.60] and [0.75, 0.95].
 * ``preflop_sigma``: the spread of the pre-flop re-weighting ramp, IR7 units (Papp 1998
@@ -18,7 +18,8 @@ which heads-up is always 2 (both blinds are in), so it never changes a decision.
 * Loki-2 only: ``triple_width``, the half-width of the probability triples' blend around make1
   and make2 (ours: 0.05; Pena 1999 section 4.1 gives none), in [0, 0.07].
 
-Every other field keeps its published value (``LokiParams()`` for Loki-1,
+A point is ``LokiParams`` fields by name (``to_params``), as the BPP study's is ``BPPParams``
+fields; every other field keeps its published value (``LokiParams()`` for Loki-1,
 ``Loki2.default_params()`` for Loki-2), and the defaults are the published agent itself (the
 registry's ``loki`` / ``loki2``, which are also the default opponents: a study asks whether
 any setting beats the published agent). The ranges keep every point valid (make1 below make2,
@@ -34,7 +35,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import fields, replace
 from enum import Enum
-from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -42,13 +42,11 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from agents.loki import Loki, Loki2, LokiParams
-from agents.loki.params import Tightness
-from agents.loki.preflop import Group, PreflopStrategy, PreflopTable, load_preflop_table
+from agents.loki.preflop import Group, PreflopStrategy, load_preflop_table
 from agents.strength.income_rate import load_income_rates
-from tuning.loki_fit import group_lines
 from tuning.studies.spec import ParamRange, StudySpec, with_ranges
 
-__all__ = ["loki2_spec", "loki_spec", "shifted_table"]
+__all__ = ["loki2_spec", "loki_spec", "to_params"]
 
 _COMMON = (
     ParamRange("preflop_shift", -150.0, 150.0, log=False),
@@ -95,9 +93,7 @@ def loki2_spec(*, ranges: Mapping[str, tuple[float, float]] | None = None) -> St
 
 
 def _defaults(base: LokiParams, params: tuple[ParamRange, ...]) -> dict[str, float]:
-    return {
-        p.name: 0.0 if p.name == "preflop_shift" else float(getattr(base, p.name)) for p in params
-    }
+    return {p.name: float(getattr(base, p.name)) for p in params}
 
 
 def _check(params: tuple[ParamRange, ...]) -> None:
@@ -120,38 +116,37 @@ def _check(params: tuple[ParamRange, ...]) -> None:
         raise ValueError(f"sigma_slope's range must lie in (0, 1], got {sigma_slope}")
 
 
-def params_of(base: LokiParams, values: Mapping[str, float]) -> LokiParams:
-    """``base`` with the point's ``LokiParams`` fields (all but ``preflop_shift``)."""
-    knobs = {name: float(value) for name, value in values.items() if name != "preflop_shift"}
+def to_params(base: LokiParams, values: Mapping[str, float]) -> LokiParams:
+    """``base`` with the ``LokiParams`` fields a point names (``ValueError`` for other names)."""
+    unknown = sorted(set(values) - {f.name for f in fields(LokiParams)})
+    if unknown:
+        raise ValueError(f"{unknown} are not LokiParams fields")
+    knobs = {name: float(value) for name, value in values.items()}
     return replace(base, **knobs)  # type: ignore[arg-type]  # the knobs are float fields
 
 
 def loki_agent(values: Mapping[str, float]) -> Loki:
     """Loki-1 with the point's knobs."""
-    params = params_of(LokiParams(), values)
-    table = shifted_table(params.tightness, float(values["preflop_shift"]))
-    return Loki(params, preflop_table=table)
+    return Loki(to_params(LokiParams(), values))
 
 
 def loki2_agent(values: Mapping[str, float]) -> Loki2:
     """Loki-2 with the point's knobs."""
-    params = params_of(Loki2.default_params(), values)
-    table = shifted_table(params.tightness, float(values["preflop_shift"]))
-    return Loki2(params, preflop_table=table)
+    return Loki2(to_params(Loki2.default_params(), values))
 
 
 def loki_settings(values: Mapping[str, float]) -> dict[str, Any]:
-    """Every ``LokiParams`` field of a Loki-1 point, and its ``preflop_shift``."""
-    return _settings(params_of(LokiParams(), values), values)
+    """Every ``LokiParams`` field of a Loki-1 point."""
+    return _settings(to_params(LokiParams(), values))
 
 
 def loki2_settings(values: Mapping[str, float]) -> dict[str, Any]:
-    """Every ``LokiParams`` field of a Loki-2 point, and its ``preflop_shift``."""
-    return _settings(params_of(Loki2.default_params(), values), values)
+    """Every ``LokiParams`` field of a Loki-2 point."""
+    return _settings(to_params(Loki2.default_params(), values))
 
 
-def _settings(params: LokiParams, values: Mapping[str, float]) -> dict[str, Any]:
-    out: dict[str, Any] = {"preflop_shift": float(values["preflop_shift"])}
+def _settings(params: LokiParams) -> dict[str, Any]:
+    out: dict[str, Any] = {}
     for f in fields(params):
         value = getattr(params, f.name)
         if isinstance(value, Enum):
@@ -160,36 +155,6 @@ def _settings(params: LokiParams, values: Mapping[str, float]) -> dict[str, Any]
             value = [list(row) for row in value]
         out[f.name] = value
     return out
-
-
-@cache
-def _slopes() -> dict[Group, float]:
-    """IR units of each group's table per IR4 unit (``tuning.loki_fit.group_lines``)."""
-    return {group: slope for group, (_, slope) in group_lines().items()}
-
-
-@lru_cache(maxsize=64)
-def shifted_table(tightness: Tightness, shift: float) -> PreflopTable:
-    """The shipped Table B.1 with ``tightness``'s thresholds lowered by ``shift`` IR4 units.
-
-    ``shift`` 0 is the shipped table itself (the published agent). Cached: Loki keeps its
-    table, and a block builds a new agent per opponent.
-    """
-    table = load_preflop_table()
-    if shift == 0.0:
-        return table
-    slopes = _slopes()
-    lines = dict(table.lines)
-    small_blind = dict(table.small_blind)
-    for group in Group:
-        down = slopes[group] * shift
-        for strategy in (PreflopStrategy.MAKE1, PreflopStrategy.MAKE2, PreflopStrategy.MAKE4):
-            base, increment = lines[tightness, group, strategy]
-            lines[tightness, group, strategy] = (base - down, increment)
-        call1, call2 = small_blind[tightness, group]
-        small_blind[tightness, group] = (call1 - down, call2 - down)
-    source = f"{table.source}, {tightness.value} shifted by {shift:+g} IR4 units"
-    return PreflopTable(lines=lines, small_blind=small_blind, source=source)
 
 
 ZONES = (("check / fold (or odds)", "0.85"), ("bet / call (Make1)", "0.55"), ("raise", "0.25"))
@@ -247,7 +212,7 @@ def _preflop_shares(
     labels = ["SB calls", "SB raises", "BB Make1", "BB raises"]
     shares: dict[str, list[float]] = {}
     for name, values in (("defaults", defaults), ("tuned", tuned)):
-        table = shifted_table(tightness, float(values["preflop_shift"]))
+        table = load_preflop_table().shifted(tightness, float(values["preflop_shift"]))
         call1, _ = table.small_blind[tightness, Group.TWO]
         make1_sb = table.threshold(tightness, Group.TWO, PreflopStrategy.MAKE1, 1)
         thresholds = [
