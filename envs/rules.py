@@ -23,7 +23,11 @@ class Street(IntEnum):
 
 
 class Action(IntEnum):
-    """The three fixed-limit decisions; also the index of ``Discrete(3)``."""
+    """The three fixed-limit decisions; also the index of ``Discrete(3)``.
+
+    The value is the column of every legal-action mask (``HandBatch.legal_mask()``,
+    ``DecisionBatch.legal``, the envs' ``action_mask``): column 0 FOLD, 1 CALL, 2 RAISE.
+    """
 
     FOLD = 0
     CALL = 1

@@ -1,24 +1,55 @@
-"""Input checks of the batched engine: one clear ``ValueError`` per mistake, naming the table.
+"""Input checks of the batched engine: every table at fault, each with its reason.
 
-Checks run before any table changes, so a refused call leaves the whole batch as it was.
+Checks run before any table changes, so a refused call leaves the whole batch as it was. A
+malformed argument (wrong shape or type, a table number that does not exist or comes twice)
+is the whole call's fault and raises a plain ``ValueError``; a mistake at some tables (an
+illegal action, a bad deck, button or stack, a hand still in progress) raises ``TableError``
+naming all of them. The checks are whole-array; reasons are worded only for tables at fault.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
 
 import numpy as np
 import numpy.typing as npt
 
 from envs.batched.betting import Decisions
+from envs.batched.errors import TableError
 from envs.batched.state import CHIP_LIMIT, CHIPS, BatchState, Bools, Chips, Index, Int8s
 from envs.cards import DECK_SIZE, format_card
 from envs.rules import Action, Street
 
-__all__ = ["StartArgs", "check_actions", "check_moving", "check_start", "refusal"]
+__all__ = [
+    "ActionCheck",
+    "StartArgs",
+    "StartCheck",
+    "check_actions",
+    "check_moving",
+    "check_start",
+    "inspect_actions",
+    "inspect_start",
+    "refusal",
+]
 
 StartArgs = tuple[Index, Bools, npt.NDArray[np.integer], Int8s, npt.NDArray[np.int64], Chips]
+Integers = npt.NDArray[np.integer]
 
 
-def _integers(name: str, values: npt.ArrayLike, shape: tuple[int, ...]) -> npt.NDArray[np.integer]:
+class _Fault(IntEnum):
+    """What is wrong at a table being started, in the order the checks are made."""
+
+    NONE = 0
+    RUNNING = 1
+    CARD_ID = 2
+    REPEATED_CARD = 3
+    BUTTON = 4
+    STACK = 5
+    CHIP_TOTAL = 6
+
+
+def _integers(name: str, values: npt.ArrayLike, shape: tuple[int, ...]) -> Integers:
     """``values`` as an integer array of ``shape`` (broadcast, not copied)."""
     array = np.asarray(values)
     if array.dtype.kind not in "iu" and array.size:
@@ -31,19 +62,77 @@ def _integers(name: str, values: npt.ArrayLike, shape: tuple[int, ...]) -> npt.N
     return array
 
 
-def check_start(
+@dataclass(frozen=True, eq=False)
+class StartCheck:
+    """The arguments of ``HandBatch.start`` as arrays, and the first fault of each row."""
+
+    state: BatchState
+    index: Index
+    """``(k,)``: the tables to start."""
+    chosen: Bools
+    """``(tables,)``: the same tables as a mask."""
+    cards: Integers
+    """``(k, 2S + 5)`` as given (not narrowed)."""
+    button: Integers
+    hand_id: npt.NDArray[np.int64]
+    wide: npt.NDArray[np.int64] | None
+    """``(S, k)`` stacks as given, seat-major; ``None`` for the rules' stacks."""
+    faults: Int8s
+    """``(k,)``: ``_Fault`` values, 0 where the row may start."""
+
+    def args(self) -> StartArgs:
+        """The arguments narrowed to the state's dtypes (only valid without faults)."""
+        rules, k = self.state.rules, len(self.index)
+        if self.wide is None:
+            start = np.array(rules.starting_stacks, dtype=CHIPS)[:, np.newaxis]
+            chips: Chips = np.broadcast_to(start, (rules.num_seats, k))
+        else:
+            chips = self.wide.astype(CHIPS)
+        button = self.button.astype(np.int8)
+        return self.index, self.chosen, self.cards, button, self.hand_id, chips
+
+    def reasons(self) -> list[str | None]:
+        """Per row, why it may not start (``None`` where it may)."""
+        reasons: list[str | None] = [None] * len(self.index)
+        for i in np.flatnonzero(self.faults).tolist():
+            reasons[i] = self.reason(i)
+        return reasons
+
+    def reason(self, i: int) -> str:
+        """Why row ``i`` (a row at fault) may not start."""
+        fault, table = _Fault(int(self.faults[i])), int(self.index[i])
+        if fault == _Fault.RUNNING:
+            return f"table {table} has a hand in progress: play it to its end first"
+        cards = self.cards[i]
+        if fault == _Fault.CARD_ID:
+            bad = cards[(cards < 0) | (cards >= DECK_SIZE)][0]
+            return f"table {table}: card ids are 0..51, got {bad}"
+        if fault == _Fault.REPEATED_CARD:
+            ordered = np.sort(cards)
+            twice = ordered[1:][ordered[1:] == ordered[:-1]][0]
+            return f"table {table}: card {format_card(int(twice))} appears twice"
+        if fault == _Fault.BUTTON:
+            n = self.state.rules.num_seats
+            return f"table {table}: button must be a seat 0..{n - 1}, got {self.button[i]}"
+        assert self.wide is not None  # only given stacks can be at fault
+        stacks = self.wide[:, i]
+        if fault == _Fault.STACK:
+            return f"table {table}: stacks must be positive, got {stacks.tolist()}"
+        total = int(stacks.sum())
+        return f"table {table}: at most {CHIP_LIMIT:,} chips per table, got {total:,}"
+
+
+def inspect_start(
     state: BatchState,
     rows: npt.ArrayLike,
     decks: npt.ArrayLike,
     buttons: npt.ArrayLike,
     hand_ids: npt.ArrayLike,
     stacks: npt.ArrayLike | None,
-) -> StartArgs:
-    """The arguments of ``HandBatch.start`` as arrays (with the rows as a mask too, stacks
-    seat-major), or ``ValueError`` naming the problem. Values are range-checked before they
-    are narrowed."""
-    rules = state.rules
-    n, tables = rules.num_seats, len(state.over)
+) -> StartCheck:
+    """The arguments of ``HandBatch.start`` checked: ``ValueError`` for a malformed argument,
+    else each row's first fault. Values are range-checked before they are narrowed."""
+    n, tables = state.rules.num_seats, len(state.over)
     table = np.asarray(rows)
     if table.ndim != 1:
         raise ValueError(f"rows must be a 1-D array of table numbers, got shape {table.shape}")
@@ -58,11 +147,6 @@ def check_start(
     if np.count_nonzero(chosen) != k:
         twice = int(np.argmax(np.bincount(index, minlength=tables) > 1))
         raise ValueError(f"table {twice} appears twice in rows")
-    running = ~state.over[index]
-    if running.any():
-        raise ValueError(
-            f"table {index[running][0]} has a hand in progress: play it to its end first"
-        )
     needed = 2 * n + 5
     deck = np.asarray(decks)
     if k == 0 and deck.size == 0:
@@ -73,42 +157,63 @@ def check_start(
             f"got {deck.shape}"
         )
     cards = _integers("decks", deck[:, :needed], (k, needed))
-    if k and (cards.min() < 0 or cards.max() >= DECK_SIZE):
-        i, j = np.argwhere((cards < 0) | (cards >= DECK_SIZE))[0]
-        raise ValueError(f"table {index[i]}: card ids are 0..51, got {cards[i, j]}")
+    button = _integers("buttons", buttons, (k,))
+    hand_id = _integers("hand_ids", hand_ids, (k,)).astype(np.int64, copy=False)
+    wide = None
+    if stacks is not None:
+        wide = _integers("stacks", stacks, (k, n)).T.astype(np.int64, order="C")  # seat-major
+    faults = np.zeros(k, dtype=np.int8)
+    if k:
+        # Later checks first, so that each row keeps the first fault it has.
+        for fault, at_fault in reversed(_start_faults(cards, button, wide, n)):
+            faults[at_fault] = fault
+        faults[~state.over[index]] = _Fault.RUNNING
+    return StartCheck(state, index, chosen, cards, button, hand_id, wide, faults)
+
+
+def _start_faults(
+    cards: Integers, button: Integers, wide: npt.NDArray[np.int64] | None, n: int
+) -> list[tuple[_Fault, Bools]]:
+    """The rows failing each check after the first (each check whole-array, run only when a
+    cheap reduction says some row fails it: a start is on the match runner's hot path)."""
+    faults: list[tuple[_Fault, Bools]] = []
+    if cards.min() < 0 or cards.max() >= DECK_SIZE:
+        bad_id = np.asarray(((cards < 0) | (cards >= DECK_SIZE)).any(axis=1))
+        faults.append((_Fault.CARD_ID, bad_id))
+        cards = np.clip(cards, 0, DECK_SIZE - 1)  # those rows keep their first fault
     # Distinct cards: the bits 1 << card of a deck sum to their union. (Card-major copy:
     # reductions over the short card axis are far cheaper along the first axis.)
     bits = np.left_shift(np.uint64(1), cards.T.astype(np.uint64, order="C"))
     repeated = np.bitwise_or.reduce(bits, axis=0) != bits.sum(axis=0)
     if repeated.any():
-        i = int(np.argmax(repeated))
-        ordered = np.sort(cards[i])
-        twice = ordered[1:][ordered[1:] == ordered[:-1]][0]
-        raise ValueError(f"table {index[i]}: card {format_card(int(twice))} appears twice")
-    button = _integers("buttons", buttons, (k,))
-    if k and (button.min() < 0 or button.max() >= n):
-        i = int(np.argmax((button < 0) | (button >= n)))
-        raise ValueError(f"table {index[i]}: button must be a seat 0..{n - 1}, got {button[i]}")
-    hand_id = _integers("hand_ids", hand_ids, (k,)).astype(np.int64, copy=False)
-    if stacks is None:
-        chips = np.broadcast_to(
-            np.array(rules.starting_stacks, dtype=CHIPS)[:, np.newaxis], (n, k)
-        )
-    else:
-        wide = _integers("stacks", stacks, (k, n)).T.astype(np.int64, order="C")  # seat-major
-        if k and wide.min() <= 0:
-            i = int(np.argmax((wide <= 0).any(axis=0)))
-            raise ValueError(
-                f"table {index[i]}: stacks must be positive, got {wide[:, i].tolist()}"
-            )
+        faults.append((_Fault.REPEATED_CARD, repeated))
+    if button.min() < 0 or button.max() >= n:
+        faults.append((_Fault.BUTTON, (button < 0) | (button >= n)))
+    if wide is not None:
+        if wide.min() <= 0:
+            no_chips = np.asarray((wide <= 0).any(axis=0))
+            faults.append((_Fault.STACK, no_chips))
         totals = wide.sum(axis=0)
-        if k and totals.max() > CHIP_LIMIT:
-            i = int(np.argmax(totals))
-            raise ValueError(
-                f"table {index[i]}: at most {CHIP_LIMIT:,} chips per table, got {totals[i]:,}"
-            )
-        chips = wide.astype(CHIPS)
-    return index, chosen, cards, button.astype(np.int8), hand_id, chips
+        if totals.max() > CHIP_LIMIT:
+            faults.append((_Fault.CHIP_TOTAL, totals > CHIP_LIMIT))
+    return faults
+
+
+def check_start(
+    state: BatchState,
+    rows: npt.ArrayLike,
+    decks: npt.ArrayLike,
+    buttons: npt.ArrayLike,
+    hand_ids: npt.ArrayLike,
+    stacks: npt.ArrayLike | None,
+) -> StartArgs:
+    """The arguments of ``HandBatch.start`` as arrays (with the rows as a mask too, stacks
+    seat-major), or ``ValueError`` / ``TableError`` naming every problem."""
+    check = inspect_start(state, rows, decks, buttons, hand_ids, stacks)
+    if check.faults.any():
+        at_fault = np.flatnonzero(check.faults)
+        raise TableError(check.index[at_fault], [check.reason(i) for i in at_fault.tolist()])
+    return check.args()
 
 
 def check_moving(d: Decisions, where: npt.ArrayLike | None) -> Bools:
@@ -125,11 +230,32 @@ def check_moving(d: Decisions, where: npt.ArrayLike | None) -> Bools:
     return moving
 
 
-def check_actions(
-    d: Decisions, state: BatchState, actions: npt.ArrayLike, moving: Bools
-) -> npt.NDArray[np.int8]:
-    """The actions as ``int8`` (0 where a table does not move), or ``ValueError`` naming the
-    first moving table whose action is illegal (other entries are ignored)."""
+@dataclass(frozen=True, eq=False)
+class ActionCheck:
+    """One action per table checked against the pending decisions."""
+
+    actions: Integers
+    """``(tables,)`` as given."""
+    chosen: npt.NDArray[np.int8]
+    """The actions as ``int8``, 0 where a table does not move."""
+    illegal: Bools
+    """``(tables,)``: moving tables whose action is illegal (or not an ``Action`` value)."""
+
+    def reasons(self, state: BatchState) -> list[str | None]:
+        """Per table, why its action is refused (``None`` where it is not)."""
+        reasons: list[str | None] = [None] * len(self.illegal)
+        for table in np.flatnonzero(self.illegal).tolist():
+            reasons[table] = self.reason(state, table)
+        return reasons
+
+    def reason(self, state: BatchState, table: int) -> str:
+        """Why the action at ``table`` (a table at fault) is refused."""
+        return refusal(state, table, int(self.actions[table]))
+
+
+def inspect_actions(d: Decisions, actions: npt.ArrayLike, moving: Bools) -> ActionCheck:
+    """``actions`` checked at the ``moving`` tables: ``ValueError`` for a malformed array,
+    else which tables' actions are illegal (other entries are ignored)."""
     array = np.asarray(actions)
     tables = len(d.acting)
     if array.shape != (tables,):
@@ -139,15 +265,24 @@ def check_actions(
     valid = (array >= 0) & (array <= 2)
     chosen = (array * valid).astype(np.intp)
     legal = np.take(d.legal, chosen * tables + np.arange(tables))
-    wrong = moving & ~(valid & legal)
-    if wrong.any():
-        table = int(np.argmax(wrong))
-        raise ValueError(refusal(state, table, int(array[table])))
-    return (chosen * moving).astype(np.int8)
+    illegal: Bools = moving & ~(valid & legal)
+    return ActionCheck(array, (chosen * moving).astype(np.int8), illegal)
+
+
+def check_actions(
+    d: Decisions, state: BatchState, actions: npt.ArrayLike, moving: Bools
+) -> npt.NDArray[np.int8]:
+    """The actions as ``int8`` (0 where a table does not move), or ``TableError`` naming
+    every moving table whose action is illegal (``ValueError`` for a malformed array)."""
+    check = inspect_actions(d, actions, moving)
+    if check.illegal.any():
+        refused = np.flatnonzero(check.illegal)
+        raise TableError(refused, [check.reason(state, t) for t in refused.tolist()])
+    return check.chosen
 
 
 def refusal(state: BatchState, table: int, action: int) -> str:
-    """Why ``action`` is illegal at ``table`` (the message of the engine's ``ValueError``)."""
+    """Why ``action`` is illegal at ``table`` (the reason ``TableError`` gives for it)."""
     seat = int(state.actor[table])
     if seat < 0:
         why = "no hand was dealt" if not state.dealt[table] else "the hand is over"

@@ -6,61 +6,95 @@ tables only share ``Rules``. ``start`` deals hands at some tables, ``legal_mask`
 each table's actor may do, ``step`` applies one action per table with a decision, everywhere at
 once, and carries every table on to its next decision or to the end of its hand (dealing,
 all-in run-outs, one evaluator call for all showdowns). Finished tables are restarted in place.
+The queries (masks, views, histories, ACPC export) are ``envs.batched.readout``'s.
 
 >>> import numpy as np
+>>> from envs.batched import TableError
 >>> from envs.cards import parse_cards
+>>> from envs.rules import Action, Rules
 >>> batch = HandBatch(Rules(), num_tables=2)
 >>> deck = parse_cards("AsAh KdKc 2c3d4h 9s Jd")
 >>> batch.start([0, 1], [deck, deck], buttons=[0, 1], hand_ids=[7, 8])
->>> batch.actor.tolist(), batch.legal_mask().astype(int).tolist()
-([0, 1], [[1, 1, 1], [1, 1, 1]])
+>>> batch.actor.tolist(), batch.legal_mask().astype(int).tolist(), batch.legal_actions(0)
+([0, 1], [[1, 1, 1], [1, 1, 1]], (<Action.FOLD: 0>, <Action.CALL: 1>, <Action.RAISE: 2>))
 >>> batch.step(np.array([Action.RAISE, Action.FOLD]))
 >>> batch.finished.tolist(), batch.payoffs[1].tolist()
 ([False, True], [1, -1])
->>> for action in (Action.CALL,) * 7:
+>>> batch.step(np.array([Action.CALL, Action.CALL]))  # on to the flop at table 0
+>>> batch.can_step(np.array([Action.FOLD, Action.FOLD])).tolist()  # checking is free
+[False, True]
+>>> try:
+...     batch.step(np.array([Action.FOLD, Action.FOLD]))
+... except TableError as error:
+...     error.tables.tolist(), error.reasons
+([0], ('table 0: seat 1 may not fold (FOLD): checking is free (ACPC)',))
+>>> for action in (Action.CALL,) * 6:
 ...     batch.step(np.array([action, action]))
 >>> batch.to_acpc(0)
 'STATE:7:rc/cc/cc/cc:KdKc|AsAh/2c3d4h/9s/Jd:-4|4:p1|p0'
+>>> batch.to_acpc_lines(names=["ann", "bob"])
+['STATE:7:rc/cc/cc/cc:KdKc|AsAh/2c3d4h/9s/Jd:-4|4:bob|ann', 'STATE:8:f:AsAh|KdKc:1|-1:ann|bob']
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TypeVar
-
 import numpy as np
 import numpy.typing as npt
 
-from envs.batched import history
-from envs.batched.betting import Decisions, apply_actions, pending_decisions
-from envs.batched.checks import check_actions, check_moving, check_start
+from envs.batched.betting import apply_actions
+from envs.batched.checks import (
+    check_actions,
+    check_moving,
+    check_start,
+    inspect_actions,
+    inspect_start,
+)
 from envs.batched.pots import showdown
+from envs.batched.readout import BatchReadout
 from envs.batched.rounds import begin_preflop, end_rounds, post_blinds
-from envs.batched.state import CHIP_LIMIT, BatchState, Layout
-from envs.events import Event
-from envs.rules import Action, Rules
-from envs.validation import whole_number
-from envs.view import PlayerView
 
 __all__ = ["HandBatch"]
 
-_ACTIONS = tuple(Action)
 
+class HandBatch(BatchReadout):
+    """``num_tables`` independent hands of fixed-limit hold'em under one ``Rules``, as arrays.
 
-_Item = TypeVar("_Item", bound=np.generic)
+    **Tables.** A table is one row of every state array: one hand at a time, with its own
+    deck, button, hand number and stacks. Tables share only ``rules`` and never wait for each
+    other. ``T`` is the number of tables, ``S`` of seats (``rules.num_seats``).
 
+    **Life of a table.** ``start(rows, decks, buttons, hand_ids, stacks=None)`` deals new
+    hands at the tables ``rows`` (blinds posted, first actor set; a hand with no decision at
+    all, for all-in blinds, ends at once). Then ``step(actions)`` takes one action per table,
+    as often as needed: each table whose ``actor`` is set moves on to its next decision or to
+    the end of its hand. ``finished`` names the hands that ended during the latest call,
+    ``over`` every table with no hand running (payoffs ready). An over table is started again
+    in place; starting a table whose hand is running is refused.
 
-def _read_only(array: npt.NDArray[_Item]) -> npt.NDArray[_Item]:
-    view = array.view()
-    view.flags.writeable = False
-    return view
+    **Stacks.** Each hand starts from the ``stacks`` given to ``start``, ``(k, S)`` (a row per
+    started table) or ``(S,)`` (the same for all); by default every seat gets
+    ``rules.starting_stacks`` (``Rules.stacks``, or ``max_commitment`` chips, which never
+    bind, when that is ``None``). Nothing is carried over from a table's previous hand (its
+    final stacks stay readable in ``stacks`` until the table is started again).
 
+    **Actions and masks.** An action is an ``Action`` value. ``legal_mask()`` is ``(T, 3)``:
+    column ``a`` tells whether ``Action(a)`` (FOLD, CALL, RAISE) is legal for the table's
+    actor, all False where nobody is to act; ``legal_actions(table)`` gives the same as a
+    tuple. ``step(actions, where=mask)`` moves only the tables in ``mask`` (the others keep
+    their decision). Illegal input is never remapped: ``step`` and ``start`` raise
+    ``TableError`` (a ``ValueError``) naming every table at fault (``.tables``) with its
+    reason (``.reasons``), and change nothing. ``can_step`` / ``step_refusals`` and
+    ``can_start`` / ``start_refusals`` make the same checks without raising (PokerKit's
+    ``can_x`` / ``x`` pairs). A malformed argument (a wrong shape or dtype, a table number
+    that does not exist or comes twice) is no table's fault: all of them raise a plain
+    ``ValueError`` for it.
 
-class HandBatch:
-    """``num_tables`` hands of the same ``Rules``, one per table, as arrays (see the module).
+    **Reading and exporting.** The state arrays below; ``view(table, seat)`` and
+    ``events(table)``, equal to ``Hand.view`` and ``Hand.events``; ``to_acpc(table)`` for one
+    ACPC ``STATE`` line and ``to_acpc_lines(tables)`` for many at once.
 
-    State (read-only NumPy views, updated in place; ``T`` tables, ``S`` seats; per-seat
-    arrays are indexed by absolute seat number):
+    State (read-only NumPy views, updated in place; per-seat arrays are indexed by absolute
+    seat number):
 
     * ``deck`` ``(T, 2S + 5)`` ``uint8``: the cards of the current hand; seat ``s`` holds
       ``deck[:, 2s:2s + 2]``, the board is ``deck[:, 2S:]`` (dealt up to ``board_len``).
@@ -93,48 +127,10 @@ class HandBatch:
             batch.start(done, ...)  # hands with no decision (all-in blinds) end here
             # ... and ``batch.finished`` now names them
 
-    Tables are independent: a table never waits for another, and an action is needed from
-    every table whose ``actor`` is set.
+    Args:
+        rules: The game every table plays.
+        num_tables: How many tables (at least one).
     """
-
-    def __init__(self, rules: Rules, num_tables: int) -> None:
-        whole_number("num_tables", num_tables, minimum=1)
-        if not isinstance(rules, Rules):
-            raise TypeError(f"rules must be an envs.Rules, got {rules!r}")
-        self.rules = rules
-        self.num_tables = int(num_tables)
-        self.num_seats = rules.num_seats
-        if sum(rules.starting_stacks) > CHIP_LIMIT:
-            raise ValueError(f"the starting stacks exceed {CHIP_LIMIT:,} chips per table")
-        self._state = s = BatchState.allocate(rules, self.num_tables)
-        self._layout = Layout.of(rules, self.num_tables)
-        self._decisions: Decisions | None = None
-        self._board_lengths = np.array(history.BOARD_LENGTHS, dtype=np.int8)
-        self.deck = _read_only(s.deck)
-        self.button = _read_only(s.button)
-        self.hand_id = _read_only(s.hand_id)
-        self.street = _read_only(s.street)
-        self.stacks = _read_only(s.stacks.T)
-        self.bets = _read_only(s.bets.T)
-        self.contributions = _read_only(s.contributions.T)
-        self.blinds = _read_only(s.blinds.T)
-        self.folded = _read_only(s.folded.T)
-        self.num_bets = _read_only(s.num_bets)
-        self.max_bet = _read_only(s.max_bet)
-        self.actor = _read_only(s.actor)
-        self.over = _read_only(s.over)
-        self.finished = _read_only(s.finished)
-        self.payoffs = _read_only(s.payoffs.T)
-        self.showed = _read_only(s.showed.T)
-        self.ranks = _read_only(s.ranks.T)
-        self.decisions = _read_only(s.decisions.T)
-        self.log_street = _read_only(s.log_street)
-        self.log_seat = _read_only(s.log_seat)
-        self.log_action = _read_only(s.log_action)
-        self.log_amount = _read_only(s.log_amount)
-        self.log_len = _read_only(s.log_len)
-
-    # ------------------------------------------------------------------ playing
 
     def start(
         self,
@@ -159,9 +155,10 @@ class HandBatch:
                 ``rules.starting_stacks``.
 
         Raises:
-            ValueError: on a bad table number, a table with a hand in progress, a deck too
-                short or with a repeated or unknown card, a bad button or stack; nothing
-                changes then.
+            TableError: naming every table of ``rows`` with a hand in progress, a deck with
+                a repeated or unknown card, a bad button or bad stacks, each with its reason.
+            ValueError: on a malformed argument (shape, dtype, a table number that does not
+                exist or comes twice). Nothing changes then.
         """
         table, tables, deck, button, hand_id, chips = check_start(
             self._state, rows, decks, buttons, hand_ids, stacks
@@ -186,21 +183,30 @@ class HandBatch:
         )
         self._carry_on(begin_preflop(s, layout, tables, opener))
 
-    def legal_mask(self) -> npt.NDArray[np.bool_]:
-        """``(tables, 3)`` read-only: the actor's legal actions in ``Action`` order (all False
-        where nobody is to act)."""
-        return self._pending().legal.T
+    def can_start(
+        self,
+        rows: npt.ArrayLike,
+        decks: npt.ArrayLike,
+        buttons: npt.ArrayLike,
+        hand_ids: npt.ArrayLike,
+        stacks: npt.ArrayLike | None = None,
+    ) -> npt.NDArray[np.bool_]:
+        """``(k,)``: whether ``start`` would accept each of ``rows`` (the same check; see
+        ``start_refusals`` for the reasons). ``ValueError`` on a malformed argument."""
+        check = inspect_start(self._state, rows, decks, buttons, hand_ids, stacks)
+        ok: npt.NDArray[np.bool_] = check.faults == 0
+        return ok
 
-    def to_call(self) -> npt.NDArray[np.int32]:
-        """``(tables,)`` read-only: chips each table's actor puts in by calling (0 where
-        checking is free or nobody is to act)."""
-        return self._pending().to_call
-
-    def decision_index(self) -> npt.NDArray[np.int16]:
-        """``(tables,)``: the index of the actor's decision in its hand (0 where nobody acts)."""
-        d = self._pending()
-        index: npt.NDArray[np.int16] = np.take(self._state.decisions, d.flat) * d.acting
-        return index
+    def start_refusals(
+        self,
+        rows: npt.ArrayLike,
+        decks: npt.ArrayLike,
+        buttons: npt.ArrayLike,
+        hand_ids: npt.ArrayLike,
+        stacks: npt.ArrayLike | None = None,
+    ) -> list[str | None]:
+        """Per row, why ``start`` would refuse it (``None`` for a row it would accept)."""
+        return inspect_start(self._state, rows, decks, buttons, hand_ids, stacks).reasons()
 
     def step(self, actions: npt.ArrayLike, where: npt.ArrayLike | None = None) -> None:
         """Apply one action at every table with a decision pending (within ``where``), all
@@ -217,8 +223,10 @@ class HandBatch:
             where: Optional ``(tables,)`` boolean mask of the tables allowed to move.
 
         Raises:
-            ValueError: naming the first table (its seat, action and the reason) whose action
-                is illegal; no table moves then. Illegal actions are never remapped.
+            TableError: naming every moving table whose action is illegal (``.tables``),
+                each with its seat, action and reason (``.reasons``); no table moves then.
+                Illegal actions are never remapped.
+            ValueError: on actions or ``where`` of the wrong shape or dtype.
         """
         d = self._pending()
         moving = check_moving(d, where)
@@ -227,60 +235,26 @@ class HandBatch:
         self._state.finished[:] = False
         self._carry_on(apply_actions(self._state, self._layout, d, chosen, moving))
 
+    def can_step(
+        self, actions: npt.ArrayLike, where: npt.ArrayLike | None = None
+    ) -> npt.NDArray[np.bool_]:
+        """``(tables,)``: whether ``step`` would accept each table's action (the same check;
+        True where the table does not move). ``step`` succeeds exactly when all are True;
+        ``step_refusals`` gives the reasons. ``ValueError`` on a malformed argument."""
+        d = self._pending()
+        ok: npt.NDArray[np.bool_] = ~inspect_actions(d, actions, check_moving(d, where)).illegal
+        return ok
+
+    def step_refusals(
+        self, actions: npt.ArrayLike, where: npt.ArrayLike | None = None
+    ) -> list[str | None]:
+        """Per table, why ``step`` would refuse its action (``None`` where it would not)."""
+        d = self._pending()
+        return inspect_actions(d, actions, check_moving(d, where)).reasons(self._state)
+
     def _carry_on(self, round_ended: npt.NDArray[np.bool_]) -> None:
         if round_ended.any():
             s, layout = self._state, self._layout
             at_showdown = end_rounds(s, layout, round_ended)
             if at_showdown.any():
                 showdown(s, layout, at_showdown)
-
-    def _pending(self) -> Decisions:
-        if self._decisions is None:
-            self._decisions = pending_decisions(self._state, self._layout)
-        return self._decisions
-
-    # -------------------------------------------------------------- inspection
-
-    @property
-    def board_len(self) -> npt.NDArray[np.int8]:
-        """``(tables,)``: board cards dealt so far (0, 3, 4 or 5)."""
-        lengths: npt.NDArray[np.int8] = self._board_lengths[self._state.street]
-        return lengths
-
-    @property
-    def nbytes(self) -> int:
-        """Bytes held by the state arrays of all tables."""
-        return self._state.nbytes
-
-    @property
-    def bytes_per_table(self) -> float:
-        """Bytes of state per table (temporaries of a step come on top, see the benchmark)."""
-        return self._state.nbytes / self.num_tables
-
-    def view(self, table: int, seat: int) -> PlayerView:
-        """What ``seat`` may know at ``table`` now: equal to ``Hand.view(seat)`` at the same
-        point (after the hand, with the cards shown down)."""
-        self._check_table(table)
-        if not 0 <= seat < self.num_seats:
-            raise ValueError(f"seat must be 0..{self.num_seats - 1}, got {seat}")
-        legal: tuple[Action, ...] = ()
-        if int(self._state.actor[table]) == seat:
-            mask = self._pending().legal[:, table]
-            legal = tuple(a for a in _ACTIONS if mask[a])
-        return history.player_view(self._state, table, seat, legal)
-
-    def events(self, table: int) -> tuple[Event, ...]:
-        """The history of the table's hand so far: equal to ``Hand.events``."""
-        self._check_table(table)
-        return history.hand_events(self._state, self._layout, table)
-
-    def to_acpc(self, table: int, names: Sequence[str] | None = None) -> str:
-        """The table's hand as an ACPC ``STATE`` line: equal to ``Hand.to_acpc(names)``."""
-        self._check_table(table)
-        return history.acpc_line(self._state, table, names)
-
-    def _check_table(self, table: int) -> None:
-        if not 0 <= table < self.num_tables:
-            raise ValueError(f"table must be 0..{self.num_tables - 1}, got {table}")
-        if not self._state.dealt[table]:
-            raise ValueError(f"table {table} has not been dealt a hand yet")

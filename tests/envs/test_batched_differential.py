@@ -5,7 +5,9 @@ hand number and stacks; both get the same random legal action at every decision 
 the same numbers). At every decision the seat to act and the legal actions must agree; at the
 end of every hand the payoffs, final stacks and ACPC ``STATE`` line; on a sample of decisions
 the players' views, the event history and the decision counters. Finished tables restart in
-place, so tables play at different streets in the same step.
+place, so tables play at different streets in the same step. The batched ACPC export
+(``to_acpc_lines``) gives the scalar lines too: for finished hands here, and at every step,
+for every table, in a shorter test that runs with the quick tests (3,200 hands).
 
 Each seat count plays at least 11,200 hands (more than 100,000 in all) under two rule sets:
 the default game and a variant (odd blinds and bet sizes, other caps), each with short uneven
@@ -42,8 +44,8 @@ LEGAL = {
 class Shadowed:
     """A ``HandBatch`` and one scalar ``Hand`` per table, dealt and played alike."""
 
-    def __init__(self, rules: Rules, rng: np.random.Generator) -> None:
-        self.rules, self.rng = rules, rng
+    def __init__(self, rules: Rules, rng: np.random.Generator, every_line: bool = False) -> None:
+        self.rules, self.rng, self.every_line = rules, rng, every_line
         self.batch = HandBatch(rules, TABLES)
         self.hands: list[Hand | None] = [None] * TABLES
         self.next_id = 0
@@ -78,18 +80,37 @@ class Shadowed:
             actor = hand.actor
             assert actors[table] == (-1 if actor is None else actor), (table, hand.events)
             assert LEGAL[tuple(legal[table])] == hand.legal_actions(), (table, hand.events)
+            assert b.legal_actions(table) == hand.legal_actions(), (table, hand.events)
             if actor is not None:
                 assert to_call[table] == hand.to_call(actor)
 
     def check_finished(self) -> None:
         """Same payoffs, stacks and STATE line for every hand that ended."""
         b = self.batch
-        for table in np.flatnonzero(b.over).tolist():
+        over = np.flatnonzero(b.over).tolist()
+        for table in over:
             hand = self.hands[table]
             assert hand is not None and hand.is_over
             assert b.payoffs[table].tolist() == list(hand.payoffs), hand.events
             assert b.stacks[table].tolist() == list(hand.stacks), hand.events
             assert b.to_acpc(table) == hand.to_acpc()
+        assert b.to_acpc_lines(over) == [self._hand(t).to_acpc() for t in over]
+
+    def check_lines(self) -> None:
+        """The batched export of every table equals the scalar lines; so does that of a few
+        tables drawn at random (repeats, any order) with player names."""
+        b, n = self.batch, self.rules.num_seats
+        assert b.to_acpc_lines() == [self._hand(t).to_acpc() for t in range(TABLES)]
+        names = [f"pl|ayer\u00e9{s}" * (s % 3) for s in range(n)]  # empty, non-ASCII, "|"
+        draw = self.rng.integers(0, TABLES, size=int(self.rng.integers(0, 8))).tolist()
+        expected = [self._hand(t).to_acpc(names) for t in draw]
+        assert b.to_acpc_lines(draw, names) == expected
+        assert [b.to_acpc(t, names) for t in draw] == expected
+
+    def _hand(self, table: int) -> Hand:
+        hand = self.hands[table]
+        assert hand is not None
+        return hand
 
     def check_sample(self, tables: list[int]) -> None:
         """Views of every seat, events, STATE lines and decision counters."""
@@ -115,6 +136,8 @@ class Shadowed:
             if len(over):
                 self.deal(over)
             self.check_decisions()
+            if self.every_line:
+                self.check_lines()
             if rng.random() < 0.2:
                 self.check_sample(rng.choice(TABLES, size=3, replace=False).tolist())
             legal = b.legal_mask()
@@ -138,3 +161,13 @@ def test_batched_engine_plays_the_scalar_game(num_seats: int) -> None:
         shadowed = Shadowed(rules, rng)
         shadowed.play(HANDS_PER_RULES)
         assert shadowed.played >= HANDS_PER_RULES
+
+
+@pytest.mark.parametrize("num_seats", [2, 3, 6, 10])
+def test_batched_acpc_export_gives_the_scalar_lines_at_every_step(num_seats: int) -> None:
+    rng = np.random.default_rng([21, num_seats])
+    variant = VARIANTS[num_seats % len(VARIANTS)]
+    for rules in (Rules(num_seats=num_seats), Rules(num_seats=num_seats, **variant)):
+        shadowed = Shadowed(rules, rng, every_line=True)
+        shadowed.play(400)
+        assert shadowed.played >= 400
