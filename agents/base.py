@@ -126,16 +126,15 @@ class KnownPolicyAgent(Agent):
 
 
 class MemorylessBot(KnownPolicyAgent):
-    """A baseline bot with no memory and a batched twin (``agents.batched_baselines``)."""
+    """A baseline bot with no memory; the bots of ``agents.baselines`` and ``agents.biased``
+    build a batched twin (``agents.batched_baselines``)."""
 
     memoryless = True
 
     def batched(self, num_tables: int) -> BatchedAgent | None:
-        """The batched twin playing this bot at ``num_tables`` tables (``None`` for
-        subclasses, which may play or remember differently)."""
-        from agents.batched_baselines import batched_form  # it imports the bots' modules
-
-        return batched_form(self, num_tables)
+        """The batched twin playing this bot at ``num_tables`` tables; ``None`` unless the
+        class builds one."""
+        return None
 
 
 def certain(action: Action) -> Probabilities:

@@ -5,16 +5,20 @@ Registered as ``random``, ``call``, ``raise`` and ``rule`` (see ``pyproject.toml
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from agents.base import MemorylessBot, Probabilities, certain, legal_actions
+from agents.rule_policy import RuleParams, preflop_class
 from agents.strength import hand_strength
 from envs.rules import Action, Street
 from envs.view import PlayerView
 
-__all__ = ["CallAgent", "RaiseAgent", "RandomAgent", "RuleAgent", "RuleParams", "preflop_class"]
+if TYPE_CHECKING:
+    from envs.protocols import BatchedAgent
+
+__all__ = ["CallAgent", "RaiseAgent", "RandomAgent", "RuleAgent"]
 
 
 _UNIFORM: dict[tuple[Action, ...], Probabilities] = {
@@ -41,6 +45,15 @@ class RandomAgent(MemorylessBot):
         """Equal probabilities on ``view.legal_actions``."""
         return _UNIFORM[legal_actions(view)]
 
+    def batched(self, num_tables: int) -> BatchedAgent | None:
+        """``BatchedRandom`` at ``num_tables`` tables; ``None`` for a subclass, which may play or
+        remember differently."""
+        if type(self) is not RandomAgent:
+            return None
+        from agents.batched_baselines import BatchedRandom  # on demand: it loads numba
+
+        return BatchedRandom(num_tables)
+
 
 class CallAgent(MemorylessBot):
     """Agent card: the "calling station" -- always checks or calls, never folds or raises.
@@ -57,6 +70,15 @@ class CallAgent(MemorylessBot):
         legal_actions(view)
         return certain(Action.CALL)
 
+    def batched(self, num_tables: int) -> BatchedAgent | None:
+        """``BatchedCall`` at ``num_tables`` tables; ``None`` for a subclass, which may play or
+        remember differently."""
+        if type(self) is not CallAgent:
+            return None
+        from agents.batched_baselines import BatchedCall  # on demand: it loads numba
+
+        return BatchedCall(num_tables)
+
 
 class RaiseAgent(MemorylessBot):
     """Agent card: the "maniac" -- bets or raises whenever it may, else checks or calls.
@@ -71,50 +93,14 @@ class RaiseAgent(MemorylessBot):
         """Bet or raise if legal, check or call otherwise."""
         return certain(Action.RAISE if Action.RAISE in legal_actions(view) else Action.CALL)
 
+    def batched(self, num_tables: int) -> BatchedAgent | None:
+        """``BatchedRaise`` at ``num_tables`` tables; ``None`` for a subclass, which may play or
+        remember differently."""
+        if type(self) is not RaiseAgent:
+            return None
+        from agents.batched_baselines import BatchedRaise  # on demand: it loads numba
 
-@dataclass(frozen=True, kw_only=True)
-class RuleParams:
-    """Post-flop thresholds of ``RuleAgent`` (hand strength against one random holding)."""
-
-    raise_threshold: float = 0.8
-    """Bet or raise when HS is at least this (top fifth of holdings beaten)."""
-    call_threshold: float = 0.5
-    """Check or call when HS is at least this, whatever the price."""
-
-    def __post_init__(self) -> None:
-        if not 0.0 <= self.call_threshold <= self.raise_threshold <= 1.0:
-            raise ValueError(
-                "RuleParams needs 0 <= call_threshold <= raise_threshold <= 1, got "
-                f"call_threshold={self.call_threshold}, raise_threshold={self.raise_threshold}"
-            )
-
-
-_RAISE_HANDS = frozenset({(12, 11), (12, 10)})  # AK, AQ (suited or not); AJs, KQs below
-_RAISE_SUITED = frozenset({(12, 9), (11, 10)})
-
-
-def preflop_class(hole: tuple[int, int]) -> Action:
-    """``RuleAgent``'s pre-flop rule: ``RAISE``, ``CALL`` (play) or ``FOLD`` (give up).
-
-    * raise: pairs 77+, AK, AQ, AJs, KQs;
-    * call: any other pair, two cards ten or higher, suited aces, suited connectors 54s+;
-    * fold: everything else (the agent checks instead when checking is free).
-
-    >>> from envs.cards import parse_cards
-    >>> [preflop_class(parse_cards(h)).name for h in ("7c7d", "AhJh", "AhJd", "5s4s", "Kd7c")]
-    ['RAISE', 'RAISE', 'CALL', 'CALL', 'FOLD']
-    """
-    high, low = sorted((hole[0] >> 2, hole[1] >> 2), reverse=True)
-    suited = (hole[0] & 3) == (hole[1] & 3)
-    if high == low:
-        return Action.RAISE if high >= 5 else Action.CALL  # rank 5 is a seven
-    if (high, low) in _RAISE_HANDS or (suited and (high, low) in _RAISE_SUITED):
-        return Action.RAISE
-    if low >= 8:  # ten or higher
-        return Action.CALL
-    if suited and (high == 12 or (high - low == 1 and low >= 2)):  # suited ace, 54s..KQs
-        return Action.CALL
-    return Action.FOLD
+        return BatchedRaise(num_tables)
 
 
 class RuleAgent(MemorylessBot):
@@ -171,3 +157,12 @@ class RuleAgent(MemorylessBot):
             # RAISE beyond the cap -> CALL; FOLD when checking is free -> CALL (a check).
             choice = Action.CALL
         return choice
+
+    def batched(self, num_tables: int) -> BatchedAgent | None:
+        """``BatchedRule`` at ``num_tables`` tables; ``None`` for a subclass, which may play or
+        remember differently."""
+        if type(self) is not RuleAgent:
+            return None
+        from agents.batched_baselines import BatchedRule  # on demand: it loads numba
+
+        return BatchedRule(num_tables, self.params)

@@ -2,8 +2,10 @@
 
 ``BatchedRandom``, ``BatchedCall``, ``BatchedRaise``, ``BatchedRule`` and ``BatchedPairRaise``
 return, for every row of a ``DecisionBatch``, exactly the probabilities their scalar twins in
-``agents.baselines`` and ``agents.biased`` state for the same view. None of them remembers
-anything between hands, so ``start_tables`` and ``observe_ends`` only check their arguments.
+``agents.baselines`` and ``agents.biased`` state for the same view; each scalar bot's
+``batched(num_tables)`` builds its twin (this module imports none of theirs). None of them
+remembers anything between hands, so ``start_tables`` and ``observe_ends`` only check their
+arguments.
 """
 
 from __future__ import annotations
@@ -11,16 +13,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from agents.base import Agent
-from agents.baselines import (
-    CallAgent,
-    RaiseAgent,
-    RandomAgent,
-    RuleAgent,
-    RuleParams,
-    preflop_class,
-)
-from agents.biased import PairRaiseAgent
+from agents.rule_policy import RuleParams, preflop_class
 from agents.strength.batched import hand_strengths
 from agents.strength.holdings import HOLDINGS
 from envs.batched.views import DecisionBatch, HandEndBatch
@@ -33,7 +26,6 @@ __all__ = [
     "BatchedRaise",
     "BatchedRandom",
     "BatchedRule",
-    "batched_form",
 ]
 
 Floats = npt.NDArray[np.float64]
@@ -186,22 +178,3 @@ class BatchedPairRaise(_Memoryless):
             (ranks[:, :, np.newaxis] == board[:, np.newaxis, :]).any(axis=(1, 2))
         )
         return np.where(paired & batch.legal[:, _RAISE], _RAISE, _CALL).astype(np.intp)
-
-
-def batched_form(agent: Agent, num_tables: int) -> _Memoryless | None:
-    """The batched twin of a baseline bot, playing its parameters at ``num_tables`` tables;
-    ``None`` for a subclass (it may play or remember differently)."""
-    if type(agent) is RuleAgent:
-        return BatchedRule(num_tables, agent.params)
-    for scalar, batched in _FORMS:
-        if type(agent) is scalar:
-            return batched(num_tables)
-    return None
-
-
-_FORMS: tuple[tuple[type[Agent], type[_Memoryless]], ...] = (
-    (RandomAgent, BatchedRandom),
-    (CallAgent, BatchedCall),
-    (RaiseAgent, BatchedRaise),
-    (PairRaiseAgent, BatchedPairRaise),
-)

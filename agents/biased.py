@@ -5,9 +5,14 @@ Registered as ``pair-raise`` (see ``pyproject.toml``).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from agents.base import MemorylessBot, Probabilities, certain, legal_actions
 from envs.rules import Action
 from envs.view import PlayerView
+
+if TYPE_CHECKING:
+    from envs.protocols import BatchedAgent
 
 __all__ = ["PairRaiseAgent", "has_pair"]
 
@@ -47,3 +52,12 @@ class PairRaiseAgent(MemorylessBot):
         if Action.RAISE in legal and has_pair(view.hole, view.board):
             return certain(Action.RAISE)
         return certain(Action.CALL)
+
+    def batched(self, num_tables: int) -> BatchedAgent | None:
+        """``BatchedPairRaise`` at ``num_tables`` tables; ``None`` for a subclass, which may play
+        or remember differently."""
+        if type(self) is not PairRaiseAgent:
+            return None
+        from agents.batched_baselines import BatchedPairRaise  # on demand: it loads numba
+
+        return BatchedPairRaise(num_tables)

@@ -7,9 +7,10 @@
   (chips, sb/hand, mbb/hand), what was enumerated or sampled, and the best response's VPIP,
   PFR and AF (``agents.best_response.solve``);
 * the bots as data: ``CALL``, ``RAISE``, ``RANDOM``, ``FOLD``, ``StreetMix`` and
-  ``parse_policy("mix:...")`` (``agents.best_response.policy``);
+  ``parse_policy("mix:...")`` (``agents.best_response.bots``);
 * ``BestResponseAgent`` (registered as ``br-call``, ``br-raise``, ``br-random``) and
-  ``PolicyBot`` (``agents.best_response.agent``).
+  ``PolicyBot`` (``agents.best_response.agent``), playing pre-flop from ``FlopReachValues``,
+  each holding's value of reaching the flop (``agents.best_response.flop_reach``).
 """
 
 from __future__ import annotations
@@ -22,8 +23,7 @@ from agents.best_response.agent import (
     br_random,
     load_table,
 )
-from agents.best_response.deck import FULL_DECK, Deck
-from agents.best_response.policy import (
+from agents.best_response.bots import (
     CALL,
     FOLD,
     NAMED_POLICIES,
@@ -34,10 +34,11 @@ from agents.best_response.policy import (
     UniformRandom,
     parse_policy,
 )
+from agents.best_response.deck import FULL_DECK, Deck
+from agents.best_response.flop_reach import FlopReachValues
 from agents.best_response.public import LearnerSeat, PublicState, Role
 from agents.best_response.result import BestResponse, SeatResult
 from agents.best_response.solve import compute_best_response
-from agents.best_response.table import PreflopTable
 
 __all__ = [
     "CALL",
@@ -50,9 +51,9 @@ __all__ = [
     "BestResponseAgent",
     "BotPolicy",
     "Deck",
+    "FlopReachValues",
     "LearnerSeat",
     "PolicyBot",
-    "PreflopTable",
     "PublicState",
     "Role",
     "SeatResult",

@@ -13,11 +13,11 @@ import sys
 import numpy as np
 
 from agents.base import Agent, legal_actions
-from agents.best_response.policy import CALL, RAISE, RANDOM, BotPolicy, parse_policy
+from agents.best_response.bots import CALL, RAISE, RANDOM, BotPolicy, parse_policy
+from agents.best_response.flop_reach import FlopReachValues, cache_path, game_key, shipped_path
 from agents.best_response.public import LearnerSeat, PublicState, Role
 from agents.best_response.solve import compute_best_response
 from agents.best_response.strategy import SeatStrategy
-from agents.best_response.table import PreflopTable, cache_path, game_key, shipped_path
 from agents.best_response.tree import check_heads_up
 from envs.rules import Action, Rules
 from envs.view import PlayerView
@@ -27,8 +27,9 @@ __all__ = ["BestResponseAgent", "PolicyBot", "br_call", "br_raise", "br_random",
 logger = logging.getLogger(__name__)
 
 
-def load_table(policy: BotPolicy, rules: Rules, *, compute: bool = True) -> PreflopTable:
-    """The pre-flop table of ``policy`` in ``rules``: shipped, cached, or computed and cached.
+def load_table(policy: BotPolicy, rules: Rules, *, compute: bool = True) -> FlopReachValues:
+    """The flop-reach values (the pre-flop table) of ``policy`` in ``rules``: shipped, cached,
+    or computed and cached.
 
     Computing takes the whole exact computation (about 12 CPU-minutes; a progress bar shows on
     stderr); ``compute=False`` raises ``LookupError`` instead.
@@ -39,7 +40,7 @@ def load_table(policy: BotPolicy, rules: Rules, *, compute: bool = True) -> Pref
         if path is None or not path.exists():
             continue
         try:
-            table = PreflopTable.load(path)
+            table = FlopReachValues.load(path)
         except (OSError, ValueError) as error:
             if path == shipped:
                 raise  # a broken shipped table is a bug, not something to paper over
@@ -55,7 +56,7 @@ def load_table(policy: BotPolicy, rules: Rules, *, compute: bool = True) -> Pref
         rules,
     )
     result = compute_best_response(policy, rules, progress=sys.stderr.isatty())
-    table = PreflopTable.from_result(result)
+    table = FlopReachValues.from_result(result)
     target = cache_path(policy.name, rules)
     if target is None:
         logger.warning("no cache directory: the best-response table is kept in memory only")
@@ -84,7 +85,7 @@ class BestResponseAgent(Agent):
     checks or calls (logging a warning once). Stacks must never bind (``ValueError``).
 
     Args:
-        policy: The bot's policy (``agents.best_response.policy``).
+        policy: The bot's policy (``agents.best_response.bots``).
         name: Registry name.
         table: The pre-flop table to play from (default: ``load_table``, on first use).
         rng: Unused (the agent is deterministic); accepted for the common contract.
@@ -97,7 +98,7 @@ class BestResponseAgent(Agent):
         policy: BotPolicy,
         *,
         name: str | None = None,
-        table: PreflopTable | None = None,
+        table: FlopReachValues | None = None,
         rng: np.random.Generator | None = None,
     ) -> None:
         super().__init__(rng=rng)

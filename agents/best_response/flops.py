@@ -26,7 +26,7 @@ import numpy.typing as npt
 
 from agents.best_response.backup import QUANTITIES, backup
 from agents.best_response.deck import Deck
-from agents.best_response.equity import flop_layout, river_numerators
+from agents.best_response.river_numerators import flop_layout, river_numerators
 from agents.best_response.tree import PublicGame
 from envs.rules import Street
 

@@ -6,8 +6,8 @@ sets are ranked once each (178,365 four-card sets after the flop, 15,180 three-c
 the turn, 990 pairs on the river) and every (completion, opponent holding) pair reads its rank
 from a fixed index table. The result is, per completion of the board, the numerator
 ``2 wins + ties`` against the opponent holdings that share no card with it (990 in the full
-deck): the same quantity as ``agents.best_response.equity`` computes for all holdings at once,
-by another route.
+deck): the same quantity as ``agents.best_response.river_numerators`` computes for all
+holdings at once, by another route.
 """
 
 from __future__ import annotations

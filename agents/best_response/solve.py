@@ -27,13 +27,13 @@ import numpy.typing as npt
 from tqdm import tqdm
 
 from agents.best_response.backup import QUANTITIES, Choices
+from agents.best_response.bots import BotPolicy
 from agents.best_response.deck import FULL_DECK, Deck
-from agents.best_response.equity import flop_layout
 from agents.best_response.flops import FlopValues
-from agents.best_response.policy import BotPolicy
-from agents.best_response.preflop import preflop_backup, preflop_frequencies
+from agents.best_response.preflop_round import preflop_backup, preflop_frequencies
 from agents.best_response.public import LearnerSeat
 from agents.best_response.result import BestResponse, SeatResult
+from agents.best_response.river_numerators import flop_layout
 from agents.best_response.tree import PublicGame, build_game, check_heads_up
 from envs.rules import Rules, Street
 from envs.stats import mean_estimate
@@ -55,7 +55,7 @@ def compute_best_response(
     """The heads-up best response to ``policy`` in ``rules``, for both seats.
 
     Args:
-        policy: The bot's card-independent policy (``agents.best_response.policy``).
+        policy: The bot's card-independent policy (``agents.best_response.bots``).
         rules: A heads-up game with stacks that never bind; ``Rules()`` by default.
         deck: The cards dealt from (the full deck by default; small decks for tests).
         flops: ``None`` for the exact computation over all canonical flops; a number ``n`` to

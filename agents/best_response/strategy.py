@@ -1,7 +1,7 @@
 """The best response as a policy: the action at one information set, computed on demand.
 
-Pre-flop the decision comes from the pre-flop table (``agents.best_response.table``): a backup
-of the pre-flop round for the one holding. After the flop it is computed exactly for the
+Pre-flop the decision comes from the flop-reach values (``agents.best_response.flop_reach``):
+a backup of the pre-flop round for the one holding. After the flop it is computed exactly for the
 holding alone: its showdown numerators over every completion of the board
 (``agents.best_response.single``), the river rounds' tables on the equity grid, and backups of
 the current street's round (and, on the flop, of the turn rounds it leads to). The result is
@@ -17,9 +17,9 @@ import numpy as np
 import numpy.typing as npt
 
 from agents.best_response.backup import Backup, backup
+from agents.best_response.bots import BotPolicy
 from agents.best_response.deck import FULL_DECK, Deck
 from agents.best_response.flops import river_tables
-from agents.best_response.policy import BotPolicy
 from agents.best_response.public import LearnerSeat, Role
 from agents.best_response.single import completion_numerators
 from agents.best_response.tree import PublicGame, Round, build_game

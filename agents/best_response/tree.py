@@ -23,7 +23,7 @@ from enum import IntEnum
 from functools import lru_cache
 from typing import NamedTuple
 
-from agents.best_response.policy import BotPolicy, check_probabilities
+from agents.best_response.bots import BotPolicy, check_triple
 from agents.best_response.public import ACTION_LETTERS, LearnerSeat, PublicState, Role
 from envs.rules import Action, Rules, Street
 
@@ -255,7 +255,7 @@ class _Builder:
         self, probabilities: tuple[float, ...], legal: tuple[Action, ...], state: PublicState
     ) -> None:
         where = f"policy {self.policy.name!r} at {'/'.join(state.rounds)!r}"
-        check_probabilities(probabilities, where)
+        check_triple(probabilities, where)
         for action in Action:
             if action not in legal and probabilities[action] > 0.0:
                 raise ValueError(f"{where}: gives probability to the illegal {action.name}")

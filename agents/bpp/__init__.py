@@ -12,14 +12,16 @@
 The modules behind it, one concept each: ``hand_types`` (hand types, board classes),
 ``tables`` (counting the card-combinatorial tables), ``network`` (the network and exact
 inference), ``opponent`` (the opponent model), ``belief`` (P(win) during a hand), ``decision``
-(decision network and strategies), ``params``, ``agent``, ``curves``. The formulas, the gaps in
-the sources and our readings of them are in ``agents/bpp/README.md``.
+(decision network and strategies), ``params`` (both BPPs' parameters), ``agent``,
+``curves``, and the batched forms (``batched_*``, built by ``BPPAgent.batched`` and
+``BPPCurvesAgent.batched``). The formulas, the gaps in the sources and our readings of them
+are in ``agents/bpp/README.md``.
 """
 
 from __future__ import annotations
 
 from agents.bpp.agent import BPPAgent, BPPDecision, deterministic_bpp
-from agents.bpp.curves import BPPCurvesAgent, CurvesDecision, CurvesParams
+from agents.bpp.curves import BPPCurvesAgent, CurvesDecision
 from agents.bpp.decision import (
     Strategy,
     action_probabilities,
@@ -28,7 +30,7 @@ from agents.bpp.decision import (
     pass_probability,
 )
 from agents.bpp.network import Structure, shipped_network
-from agents.bpp.params import ROUND_NAMES, BPPParams
+from agents.bpp.params import ROUND_NAMES, BPPParams, CurvesParams
 
 __all__ = [
     "ROUND_NAMES",

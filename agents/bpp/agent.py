@@ -89,11 +89,9 @@ class BayesianPlayer(KnownPolicyAgent):
         raise NotImplementedError
 
     def batched(self, num_tables: int) -> BatchedAgent | None:
-        """The batched twin playing these parameters at ``num_tables`` tables (fresh memory);
-        ``None`` for subclasses."""
-        from agents.bpp.batched_twin import batched_twin  # the twin's module imports this one
-
-        return batched_twin(self, num_tables)
+        """The batched twin playing these settings at ``num_tables`` tables; ``None`` unless
+        the class builds one (``BPPAgent``, ``BPPCurvesAgent``)."""
+        return None
 
 
 class BPPAgent(BayesianPlayer):
@@ -213,6 +211,23 @@ class BPPAgent(BayesianPlayer):
         )
         agent.name = self.name
         return agent
+
+    def batched(self, num_tables: int) -> BatchedAgent | None:
+        """``BatchedBPP`` playing these parameters, strategy, learning switch and network at
+        each of ``num_tables`` tables (fresh memory: nothing this agent learned is copied);
+        ``None`` for a subclass, which may play or remember differently."""
+        if type(self) is not BPPAgent:
+            return None
+        # Imported on demand: the batched form loads numba, which scalar play never needs.
+        from agents.bpp.batched_agent import BatchedBPP
+
+        return BatchedBPP(
+            num_tables,
+            self.params,
+            strategy=self.strategy,
+            learn=self.learn,
+            network=self.belief.network,
+        )
 
 
 def deterministic_bpp() -> BPPAgent:

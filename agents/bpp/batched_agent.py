@@ -18,13 +18,13 @@ import numpy.typing as npt
 
 from agents.bpp.batched_belief import BatchedBelief
 from agents.bpp.batched_decision import bpp_probabilities
-from agents.bpp.batched_jit import kernel, readonly
 from agents.bpp.batched_model import BatchedOpponentModel
 from agents.bpp.batched_params import BPPParamArrays, check_num_tables
 from agents.bpp.decision import Strategy
 from agents.bpp.network import Network, shipped_network
 from agents.bpp.opponent import generic_prior
 from agents.bpp.params import BPPParams
+from agents.jit import kernel, readonly
 from envs.batched.views import DecisionBatch, HandEndBatch
 from envs.rules import Rules
 

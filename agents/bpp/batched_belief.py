@@ -28,12 +28,12 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from agents.bpp.batched_jit import readonly
 from agents.bpp.batched_kernels import round_tables, win_probabilities
 from agents.bpp.batched_model import BatchedOpponentModel, log_arrays
 from agents.bpp.batched_types import BOARD_WIDTH, street_types
 from agents.bpp.hand_types import NUM_CURRENT_TYPES
 from agents.bpp.network import Network
+from agents.jit import readonly
 from envs.batched.views import DecisionBatch
 
 __all__ = ["BatchedBelief"]

@@ -16,10 +16,10 @@ import numpy.typing as npt
 
 from agents.bpp.batched_agent import BatchedBayesianPlayer
 from agents.bpp.batched_decision import curve_probabilities
-from agents.bpp.batched_jit import readonly
 from agents.bpp.batched_params import CurvesParamArrays, check_num_tables
-from agents.bpp.curves import CurvesParams
 from agents.bpp.network import Network
+from agents.bpp.params import CurvesParams
+from agents.jit import readonly
 from envs.batched.views import DecisionBatch
 
 __all__ = ["BatchedBPPCurves", "BatchedCurvesDecision"]

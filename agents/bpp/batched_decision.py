@@ -16,7 +16,7 @@ import math
 import numpy as np
 import numpy.typing as npt
 
-from agents.bpp.batched_jit import kernel
+from agents.jit import kernel
 from envs.rules import Action, Street
 
 __all__ = ["bluff_into", "bpp_probabilities", "curve_probabilities", "logistic_down"]

@@ -9,7 +9,7 @@ round compute ``u`` for each opponent still in the hand, and return the ratio. I
 passes: over the rows (restarts, the new actions, the rows entering a round), over the new
 actions (absorbed in log order), over the entries sorted by (round, board) so that each board's
 tables are read once, and over the rows again (the ratios); each pass asks for the memory of a
-few steps ahead (``batched_jit.prefetch``). The products are the scalar ones; only the sums of
+few steps ahead (``agents.jit.prefetch``). The products are the scalar ones; only the sums of
 the 27 x 25 products run in another order than BLAS's. ``count_showdowns`` is
 ``OpponentModel.observe_hand`` over the rows of a ``HandEndBatch``.
 
@@ -26,8 +26,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from agents.bpp.batched_jit import fast_kernel, kernel, prefetch
 from agents.bpp.opponent import PARTNER, OppAction
+from agents.jit import fast_kernel, kernel, prefetch
 from envs.rules import Action
 
 __all__ = ["count_showdowns", "round_tables", "win_probabilities"]

@@ -20,11 +20,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from agents.bpp.batched_jit import readonly
 from agents.bpp.batched_kernels import count_showdowns
 from agents.bpp.batched_types import shown_types
 from agents.bpp.hand_types import NUM_CURRENT_TYPES
 from agents.bpp.opponent import PARTNER, OppAction
+from agents.jit import readonly
 from envs.batched.views import ActionLogs, HandEndBatch
 from envs.rules import Rules
 

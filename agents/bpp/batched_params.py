@@ -14,8 +14,7 @@ from typing import TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from agents.bpp.curves import CurvesParams
-from agents.bpp.params import BPPParams
+from agents.bpp.params import BPPParams, CurvesParams
 
 __all__ = ["BPPParamArrays", "CurvesParamArrays", "check_num_tables", "per_table"]
 

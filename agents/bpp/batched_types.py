@@ -22,8 +22,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from agents.bpp.batched_jit import kernel, readonly
 from agents.bpp.hand_types import HandType
+from agents.jit import kernel, readonly
 
 __all__ = ["BOARD_WIDTH", "shown_types", "street_types"]
 

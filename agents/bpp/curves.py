@@ -19,8 +19,7 @@ decision-network BPP (fold to check, bet to call).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -28,50 +27,14 @@ from agents.base import legal_actions
 from agents.bpp.agent import BayesianPlayer, bluffed
 from agents.bpp.decision import Probabilities
 from agents.bpp.network import Network
-from agents.bpp.params import Rounds, per_round
+from agents.bpp.params import CurvesParams
 from envs.rules import Action, Street
 from envs.view import PlayerView
 
-__all__ = ["BPPCurvesAgent", "CurvesDecision", "CurvesParams", "curve_probabilities"]
+if TYPE_CHECKING:
+    from envs.protocols import BatchedAgent
 
-
-@dataclass(frozen=True, kw_only=True)
-class CurvesParams:
-    """Parameters of the betting-curve BPP (per-round fields accept one number for all)."""
-
-    fold_shift: Rounds = (-0.1, -0.1, -0.1, -0.1)
-    """Shift of the fold curve in P(win) - theta (Carlton 2000); ours: with ``call_shift``
-    it puts the fold/call boundary at the pot odds, x = 0."""
-    call_shift: Rounds = (0.1, 0.1, 0.1, 0.1)
-    """Shift of the call curve (Carlton 2000); ours, see ``fold_shift``."""
-    bet_shift: Rounds = (0.6, 0.6, 0.6, 0.6)
-    """Shift of the bet/raise curve (Carlton 2000); ours: the call/bet boundary at
-    x = 0.35, i.e. bet an unopened pot with P(win) > 0.35 (heads-up blinds make thin value)."""
-    steepness: float = 10.0
-    """``k``, shared by the three curves, per unit of P(win); ours: a boundary is blurred over
-    about +-0.1 of P(win) (88% / 12% at +-0.1), the randomisation the original BPP wanted."""
-    bluff_rate: float = 0.05
-    """River bluff probability of the original BPP (Carlton, section "Bluffing": 5%)."""
-    prior_weight: float = 10.0
-    """Pseudo-observations of the generic opponent prior, as ``BPPParams.prior_weight``."""
-
-    def __post_init__(self) -> None:
-        for name in ("fold_shift", "call_shift", "bet_shift"):
-            object.__setattr__(self, name, per_round(name, getattr(self, name), sign="any"))
-        for r in range(4):
-            if not self.fold_shift[r] <= self.call_shift[r] <= self.bet_shift[r]:
-                raise ValueError(
-                    "CurvesParams needs fold_shift <= call_shift <= bet_shift in every round, "
-                    f"got {self.fold_shift}, {self.call_shift}, {self.bet_shift}"
-                )
-        for name in ("steepness", "prior_weight"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int | float):
-                raise ValueError(f"{name} must be a number, got {value!r}")
-            if not (math.isfinite(value) and value > 0):
-                raise ValueError(f"{name} must be positive and finite, got {value!r}")
-        if not 0 <= self.bluff_rate <= 1:
-            raise ValueError(f"bluff_rate must be a probability in [0, 1], got {self.bluff_rate}")
+__all__ = ["BPPCurvesAgent", "CurvesDecision", "curve_probabilities"]
 
 
 def curve_probabilities(
@@ -179,3 +142,16 @@ class BPPCurvesAgent(BayesianPlayer):
         agent = BPPCurvesAgent(self.params, learn=self.learn, network=self.belief.network)
         agent.name = self.name
         return agent
+
+    def batched(self, num_tables: int) -> BatchedAgent | None:
+        """``BatchedBPPCurves`` playing these parameters, learning switch and network at each
+        of ``num_tables`` tables (fresh memory: nothing this agent learned is copied);
+        ``None`` for a subclass, which may play or remember differently."""
+        if type(self) is not BPPCurvesAgent:
+            return None
+        # Imported on demand: the batched form loads numba, which scalar play never needs.
+        from agents.bpp.batched_curves import BatchedBPPCurves
+
+        return BatchedBPPCurves(
+            num_tables, self.params, learn=self.learn, network=self.belief.network
+        )

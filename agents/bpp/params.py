@@ -1,8 +1,10 @@
-"""``BPPParams``: the tunable numbers of the decision-network BPP (what the Optuna study tunes).
+"""The BPPs' tunable numbers: ``BPPParams`` of the decision-network BPP (what the Optuna study
+tunes) and ``CurvesParams`` of the betting-curve BPP (``agents.bpp.curves``).
 
-Carlton's tuned values (his Tables 4 and 5, Carlton 2000) are lost, so every default below is
-ours (see ``agents/bpp/README.md``); together they are the baseline a tuning study must beat.
-How each was chosen is in its field's docstring and in ``results/bpp.md``.
+Carlton's tuned values (his Tables 4 and 5, Carlton 2000) and the curves' shifts are lost, so
+every default below is ours (see ``agents/bpp/README.md``); together they are the baseline a
+tuning study must beat. How each was chosen is in its field's docstring and in
+``results/bpp.md``.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import math
 from dataclasses import dataclass, fields
 from typing import Any, Literal
 
-__all__ = ["ROUND_NAMES", "BPPParams", "Rounds", "per_round"]
+__all__ = ["ROUND_NAMES", "BPPParams", "CurvesParams", "Rounds", "per_round"]
 
 ROUND_NAMES = ("preflop", "flop", "turn", "river")
 """Round suffixes of the flat keys of ``BPPParams.to_dict``."""
@@ -127,3 +129,42 @@ class BPPParams:
 
 
 assert {f.name for f in fields(BPPParams)} == set(_PER_ROUND) | set(_SCALARS)
+
+
+@dataclass(frozen=True, kw_only=True)
+class CurvesParams:
+    """Parameters of the betting-curve BPP (per-round fields accept one number for all)."""
+
+    fold_shift: Rounds = (-0.1, -0.1, -0.1, -0.1)
+    """Shift of the fold curve in P(win) - theta (Carlton 2000); ours: with ``call_shift``
+    it puts the fold/call boundary at the pot odds, x = 0."""
+    call_shift: Rounds = (0.1, 0.1, 0.1, 0.1)
+    """Shift of the call curve (Carlton 2000); ours, see ``fold_shift``."""
+    bet_shift: Rounds = (0.6, 0.6, 0.6, 0.6)
+    """Shift of the bet/raise curve (Carlton 2000); ours: the call/bet boundary at
+    x = 0.35, i.e. bet an unopened pot with P(win) > 0.35 (heads-up blinds make thin value)."""
+    steepness: float = 10.0
+    """``k``, shared by the three curves, per unit of P(win); ours: a boundary is blurred over
+    about +-0.1 of P(win) (88% / 12% at +-0.1), the randomisation the original BPP wanted."""
+    bluff_rate: float = 0.05
+    """River bluff probability of the original BPP (Carlton, section "Bluffing": 5%)."""
+    prior_weight: float = 10.0
+    """Pseudo-observations of the generic opponent prior, as ``BPPParams.prior_weight``."""
+
+    def __post_init__(self) -> None:
+        for name in ("fold_shift", "call_shift", "bet_shift"):
+            object.__setattr__(self, name, per_round(name, getattr(self, name), sign="any"))
+        for r in range(4):
+            if not self.fold_shift[r] <= self.call_shift[r] <= self.bet_shift[r]:
+                raise ValueError(
+                    "CurvesParams needs fold_shift <= call_shift <= bet_shift in every round, "
+                    f"got {self.fold_shift}, {self.call_shift}, {self.bet_shift}"
+                )
+        for name in ("steepness", "prior_weight"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise ValueError(f"{name} must be a number, got {value!r}")
+            if not (math.isfinite(value) and value > 0):
+                raise ValueError(f"{name} must be positive and finite, got {value!r}")
+        if not 0 <= self.bluff_rate <= 1:
+            raise ValueError(f"bluff_rate must be a probability in [0, 1], got {self.bluff_rate}")

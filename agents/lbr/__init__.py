@@ -7,9 +7,9 @@
   (``agents.lbr.agent``);
 * the opponents' policies over every holding at once: ``CardIndependent``, ``VectorRule``,
   ``ShadowBayesian`` (``agents.lbr.range_policy``);
-* ``equities`` (our equity against each holding, ``agents.lbr.equity``), ``action_values`` and
-  ``best_action`` (the fixed-limit valuation, ``agents.lbr.values``), ``Replay`` (the
-  opponent's past views from the public log, ``agents.lbr.replay``).
+* ``holding_equities`` (our equity against each holding, ``agents.lbr.holding_equity``),
+  ``action_values`` and ``best_action`` (the fixed-limit valuation, ``agents.lbr.values``),
+  ``Replay`` (the opponent's past views from the public log, ``agents.lbr.replay``).
 
 Measure one with the duplicate match runner, e.g. ``holdem-lab match lbr-bpp bpp --hands N``.
 """
@@ -27,7 +27,7 @@ from agents.lbr.agent import (
     lbr_random,
     lbr_rule,
 )
-from agents.lbr.equity import equities
+from agents.lbr.holding_equity import holding_equities
 from agents.lbr.range_policy import CardIndependent, RangePolicy, ShadowBayesian, VectorRule
 from agents.lbr.replay import OpponentDecision, Replay
 from agents.lbr.values import ActionValues, action_values, best_action
@@ -44,7 +44,7 @@ __all__ = [
     "VectorRule",
     "action_values",
     "best_action",
-    "equities",
+    "holding_equities",
     "lbr_bpp",
     "lbr_bpp_curves",
     "lbr_bpp_det",

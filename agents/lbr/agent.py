@@ -13,7 +13,7 @@ import numpy.typing as npt
 from agents.base import Agent, legal_actions
 from agents.baselines import CallAgent, RaiseAgent, RandomAgent, RuleAgent
 from agents.bpp import BPPAgent, BPPCurvesAgent, deterministic_bpp
-from agents.lbr.equity import equities
+from agents.lbr.holding_equity import holding_equities
 from agents.lbr.range_policy import CardIndependent, RangePolicy, ShadowBayesian, VectorRule
 from agents.lbr.replay import Replay
 from agents.lbr.values import ActionValues, action_values, best_action
@@ -40,7 +40,8 @@ Floats = npt.NDArray[np.float64]
 
 @dataclass(frozen=True, kw_only=True)
 class LBRParams:
-    """How the local best response estimates its win probability (``agents.lbr.equity``)."""
+    """How the local best response estimates its win probability
+    (``agents.lbr.holding_equity``)."""
 
     preflop_samples: int = 100
     """Random board completions for pre-flop equities (ours: about 8 ms a decision)."""
@@ -209,7 +210,7 @@ class LocalBestResponse(Agent):
             params = self.params
             sampled = len(view.board) < 3 or (len(view.board) == 3 and params.flop_samples < 1081)
             samples = params.preflop_samples if len(view.board) == 0 else params.flop_samples
-            equity = equities(
+            equity = holding_equities(
                 view.hole, view.board, samples=samples, rng=self.rng if sampled else None
             )
             self._equity[key] = equity

@@ -29,9 +29,10 @@ import numpy as np
 import numpy.typing as npt
 
 from agents.base import KnownPolicyAgent
-from agents.baselines import RuleAgent, preflop_class
+from agents.baselines import RuleAgent
 from agents.bpp.agent import BayesianPlayer
 from agents.bpp.batched_types import street_types
+from agents.rule_policy import preflop_class
 from agents.strength import hand_strength_all
 from agents.strength.holdings import HOLDINGS
 from envs.rules import Action, Street
@@ -100,7 +101,7 @@ def _preflop_classes() -> npt.NDArray[np.int8]:
 class VectorRule:
     """``RuleAgent`` (registry ``rule``) at every holding at once, deterministic.
 
-    Pre-flop its class per holding (``agents.baselines.preflop_class``, tabulated once); after
+    Pre-flop its class per holding (``agents.rule_policy.preflop_class``, tabulated once); after
     the flop the hand strength of every holding (``agents.strength.hand_strength_all``, the
     same HS1 the bot computes) against its thresholds and the pot odds.
 

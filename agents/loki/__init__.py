@@ -4,7 +4,7 @@
 * ``preflop`` -- income-rate strategy selection (Table B.1);
 * ``postflop`` -- the betting rules on EHS', and Loki-2's probability triples;
 * ``modelling`` -- action frequencies and re-weighting;
-* ``history`` -- the situation behind every public action;
+* ``action_contexts`` -- the situation behind every public action;
 * ``agent`` -- ``Loki`` and ``Loki2``.
 
 The formulas, the gaps in the theses and our readings of them: ``agents/loki/README.md``.

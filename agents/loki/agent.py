@@ -6,7 +6,7 @@ import numpy as np
 import numpy.typing as npt
 
 from agents.base import Agent, legal_actions
-from agents.loki.history import replay
+from agents.loki.action_contexts import replay
 from agents.loki.opponents import OpponentModels, later_bets
 from agents.loki.params import Betting, LokiParams, Modelling, Reweighting, Tightness
 from agents.loki.postflop import BettingThresholds, Spot, probability_triples, rule_action

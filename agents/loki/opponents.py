@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from agents.loki.history import Decision
+from agents.loki.action_contexts import Decision
 from agents.loki.modelling import ActionFrequencies, board_values, ramp, threshold
 from agents.loki.params import LokiParams, Modelling, Reweighting
 from agents.loki.postflop import BettingThresholds, Spot, probability_triples

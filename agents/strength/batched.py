@@ -3,8 +3,9 @@
 ``hand_strengths(hole, board)`` gives, row by row, the same number as
 ``agents.strength.hand_strength``: HS1 = (ahead + tied / 2) / total over the opponent
 holdings disjoint from the known cards (Billings, Papp, Schaeffer and Szafron 1998, section
-3.1). The rows may all have different boards, which is what a batch of tables asks: the
-``rule`` bot's post-flop decisions and the features of learners. The opponents' seven-card
+3.1). The rows may all have different boards, on different streets too (``board_len``),
+which is what a batch of tables asks: the ``rule`` bot's post-flop decisions and the features
+of learners. The opponents' seven-card
 ranks are looked up in the evaluator's tables (``envs.evaluator``) inside the loop, so a row
 costs 1,081 table reads and no temporary arrays.
 """
@@ -14,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from agents.bpp.batched_jit import kernel, readonly
+from agents.jit import kernel, readonly
 from agents.strength.holdings import HOLDING_FLUSH, HOLDING_KEYS, HOLDINGS
 from envs import _evaluator_tables as _t
 from envs.evaluator import CARD_KEYS, FLUSH_KEYS, KEY_INIT, lookup_tables
@@ -93,7 +94,9 @@ def _strength_rows(
 
 
 def hand_strengths(
-    hole: npt.NDArray[np.integer], board: npt.NDArray[np.integer]
+    hole: npt.NDArray[np.integer],
+    board: npt.NDArray[np.integer],
+    board_len: npt.NDArray[np.integer] | None = None,
 ) -> npt.NDArray[np.float64]:
     """HS1 of each row's two ``hole`` cards on its ``board``.
 
@@ -101,13 +104,20 @@ def hand_strengths(
         hole: ``(rows, 2)`` card ids 0..51.
         board: ``(rows, k)`` card ids, ``k`` in 3..5 (one width for all rows), disjoint from
             the row's hole cards (not checked: a repeated card gives a meaningless number).
+        board_len: ``(rows,)`` the cards of each row's board dealt so far, for rows on
+            different streets: row ``i``'s board is ``board[i, :board_len[i]]`` (3, 4 or 5
+            cards; the rest of the row is not read), or none before the flop, where HS is
+            not defined and the row gets 0.0 (the learners' feature). Rows are grouped by
+            length, one compiled call per group.
 
     Returns:
         ``(rows,)`` strengths in [0, 1], equal to ``agents.strength.hand_strength`` row by row.
 
     Raises:
-        ValueError: on other shapes or card ids outside 0..51.
+        ValueError: on other shapes, board lengths or card ids outside 0..51.
     """
+    if board_len is not None:
+        return _strengths_by_length(np.asarray(hole), np.asarray(board), np.asarray(board_len))
     hole_array, board_array = np.asarray(hole), np.asarray(board)
     if hole_array.ndim != 2 or hole_array.shape[1] != 2:
         raise ValueError(f"hole must have shape (rows, 2), got {hole_array.shape}")
@@ -133,3 +143,20 @@ def hand_strengths(
         out,
     )
     return out
+
+
+def _strengths_by_length(
+    hole: npt.NDArray[np.integer],
+    board: npt.NDArray[np.integer],
+    board_len: npt.NDArray[np.integer],
+) -> npt.NDArray[np.float64]:
+    if board_len.shape != (len(hole),):
+        raise ValueError(f"board_len must have shape ({len(hole)},), got {board_len.shape}")
+    if not np.isin(board_len, (0, 3, 4, 5)).all():
+        raise ValueError(f"board lengths must be 0, 3, 4 or 5, got {np.unique(board_len)}")
+    strength = np.zeros(len(hole))
+    for size in (3, 4, 5):
+        rows = np.flatnonzero(board_len == size)
+        if rows.size:
+            strength[rows] = hand_strengths(hole[rows], board[rows, :size])
+    return strength

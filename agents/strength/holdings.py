@@ -15,7 +15,7 @@ hand-strength toolkit.
 
 >>> from envs.cards import parse_cards
 >>> a, b = parse_cards("3h2h")
->>> int(HOLDINGS[PAIR_INDEX[a, b]][0]) == b, hand_type_name(*hand_type(a, b))
+>>> int(HOLDINGS[PAIR_INDEX[a, b]][0]) == b, type_cell_name(*type_cell(a, b))
 (True, '32s')
 """
 
@@ -43,9 +43,9 @@ __all__ = [
     "check_hand",
     "check_weights",
     "dead_mask",
-    "hand_type",
-    "hand_type_name",
     "live_holdings",
+    "type_cell",
+    "type_cell_name",
     "type_cells",
 ]
 
@@ -98,13 +98,13 @@ TYPE_COMBOS: npt.NDArray[np.int64] = np.where(
 TYPE_COMBOS.flags.writeable = False
 
 
-def hand_type(a: int, b: int) -> tuple[int, int]:
+def type_cell(a: int, b: int) -> tuple[int, int]:
     """The ``(row, col)`` type cell of the hole cards ``a`` and ``b``."""
     high, low = max(a >> 2, b >> 2), min(a >> 2, b >> 2)
     return (high, low) if (a & 3) == (b & 3) else (low, high)
 
 
-def hand_type_name(row: int, col: int) -> str:
+def type_cell_name(row: int, col: int) -> str:
     """Conventional name of a type cell: ``"AA"``, ``"AKs"``, ``"72o"``."""
     if row == col:
         return RANK_CHARS[row] * 2

@@ -38,9 +38,9 @@ __all__ = [
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "IncomeRateTables",
+    "hero_pot_shares",
     "income_rate_tables",
     "load_income_rates",
-    "pot_shares",
     "representative",
     "rollout_income_rates",
 ]
@@ -172,7 +172,7 @@ def rollout_income_rates(
     done = 0
     while done < deals:
         count = min(_CHUNK, deals - done)
-        shares = _pot_shares(a, b, rest, count, max_players - 1, rng)
+        shares = _rollout_shares(a, b, rest, count, max_players - 1, rng)
         sums += shares.sum(axis=1)
         squares += np.einsum("ij,ij->i", shares, shares)
         done += count
@@ -201,7 +201,7 @@ def _deal(rest: npt.NDArray[np.int64], count: int, cards: int, rng: np.random.Ge
     return deck[:cards]
 
 
-def _pot_shares(
+def _rollout_shares(
     a: int,
     b: int,
     rest: npt.NDArray[np.int64],
@@ -210,10 +210,10 @@ def _pot_shares(
     rng: np.random.Generator,
 ) -> npt.NDArray[np.float64]:
     """``(opponents, count)`` hero's pot share against the first ``k + 1`` opponents, row ``k``."""
-    return pot_shares(a, b, _deal(rest, count, 5 + 2 * opponents, rng))
+    return hero_pot_shares(a, b, _deal(rest, count, 5 + 2 * opponents, rng))
 
 
-def pot_shares(a: int, b: int, cards: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+def hero_pot_shares(a: int, b: int, cards: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
     """Pot share of the hole cards ``a, b`` in dealt deals, against 1, 2, ... opponents.
 
     Args:

@@ -2,7 +2,7 @@
 
 ``aivat_corrections`` turns each finished hand's payoffs into an unbiased estimate with far less
 variance (``envs.aivat.estimator``), from a value function built on the showdown equity of the
-actual hands (``envs.aivat.equity``).
+actual hands (``envs.aivat.showdown_shares``).
 """
 
 from __future__ import annotations

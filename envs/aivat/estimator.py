@@ -11,9 +11,9 @@ where a* is what happened. Each term has mean zero given h whatever the fixed fu
     v_j(h) = share_j(h) * pot(h) - contributed_j(h)
 
 is the value of checking the hand down from h: ``share_j`` is seat j's expected share of the pot
-among the seats still in (``envs.aivat.equity``: exact on the river and turn, an independent
-unbiased sample estimate on the flop and pre-flop), a fold that leaves one seat is the exact
-payoff. At a decision the cards do not change, so only the pot, the contributions and the
+among the seats still in (``envs.aivat.showdown_shares``: exact on the river and turn, an
+independent unbiased sample estimate on the flop and pre-flop), a fold that leaves one seat is
+the exact payoff. At a decision the cards do not change, so only the pot, the contributions and the
 contenders differ between the children. At a chance node the pot does not change, so the term is
 ``pot * (E[share after the cards] - share after the actual cards)``; the expectation is the
 current street's share (exact for the river card; for the turn card and the flop, the current
@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from envs.aivat.equity import pot_shares, street_ranks
+from envs.aivat.showdown_shares import pot_shares, street_ranks
 from envs.rules import Action, Rules
 
 __all__ = [

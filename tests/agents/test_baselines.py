@@ -8,14 +8,8 @@ import numpy as np
 import pytest
 
 from agents.base import Agent
-from agents.baselines import (
-    CallAgent,
-    RaiseAgent,
-    RandomAgent,
-    RuleAgent,
-    RuleParams,
-    preflop_class,
-)
+from agents.baselines import CallAgent, RaiseAgent, RandomAgent, RuleAgent
+from agents.rule_policy import RuleParams, preflop_class
 from agents.strength import hand_strength
 from envs.cards import parse_cards
 from envs.game import Hand

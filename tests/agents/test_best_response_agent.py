@@ -16,17 +16,17 @@ from agents.best_response import (
     RAISE,
     RANDOM,
     BestResponseAgent,
+    FlopReachValues,
     LearnerSeat,
     PolicyBot,
-    PreflopTable,
     compute_best_response,
     load_table,
     parse_policy,
 )
-from agents.best_response.equity import flop_layout
+from agents.best_response.flop_reach import cache_path, shipped_path
 from agents.best_response.flops import FlopValues
+from agents.best_response.river_numerators import flop_layout
 from agents.best_response.strategy import SeatStrategy
-from agents.best_response.table import cache_path, shipped_path
 from agents.best_response.tree import build_game
 from envs.game import Hand
 from envs.match import play_match
@@ -67,7 +67,7 @@ def symmetric_values(rng: np.random.Generator) -> np.ndarray:
 def test_table_round_trip_and_scaling() -> None:
     rng = np.random.default_rng(6)
     histories = [h for h, _ in build_game(CALL, Rules(), LearnerSeat.BUTTON).preflop_exits]
-    table = PreflopTable(
+    table = FlopReachValues(
         policy="call",
         rules=Rules(),
         exact=True,
@@ -75,7 +75,7 @@ def test_table_round_trip_and_scaling() -> None:
         seat_chips=(1.5, 2.5),
         values={seat: {h: symmetric_values(rng) for h in histories} for seat in LearnerSeat},
     )
-    again = PreflopTable.from_json(table.to_json())
+    again = FlopReachValues.from_json(table.to_json())
     assert (again.policy, again.rules, again.seat_chips) == ("call", Rules(), (1.5, 2.5))
     for seat in LearnerSeat:
         for history in histories:
@@ -86,7 +86,7 @@ def test_table_round_trip_and_scaling() -> None:
     )
     with pytest.raises(ValueError, match="this table is for"):
         again.scaled_for(Rules(big_bet=6))
-    broken = PreflopTable(
+    broken = FlopReachValues(
         policy="call",
         rules=Rules(),
         exact=True,
@@ -97,14 +97,14 @@ def test_table_round_trip_and_scaling() -> None:
     with pytest.raises(ValueError, match="within a hand type"):
         broken.to_json()
     with pytest.raises(ValueError, match="not a best-response table"):
-        PreflopTable.from_json('{"format": 1}')
+        FlopReachValues.from_json('{"format": 1}')
 
 
 def test_shipped_tables_cover_the_registry_agents() -> None:
     for name, policy in (("br-call", CALL), ("br-raise", RAISE), ("br-random", RANDOM)):
         agent = make_agent(name)
         assert isinstance(agent, BestResponseAgent) and agent.policy == policy
-        table = PreflopTable.load(shipped_path(policy.name))
+        table = FlopReachValues.load(shipped_path(policy.name))
         assert table.exact and table.policy == policy.name and table.rules == Rules()
 
 
@@ -112,7 +112,7 @@ def test_shipped_tables_cover_the_registry_agents() -> None:
 def test_short_match_agrees_with_the_computed_value(name: str) -> None:
     agent = make_agent(name)
     assert isinstance(agent, BestResponseAgent)
-    table = PreflopTable.load(shipped_path(agent.policy.name))
+    table = FlopReachValues.load(shipped_path(agent.policy.name))
     computed = sum(table.seat_chips) / 2 / Rules().small_bet
     match = play_match([agent, agent.policy.name], hands=MATCH_HANDS, seed=15)
     result = match.results[0]
@@ -157,7 +157,7 @@ def test_playing_the_fold_bot_wins_750_mbb() -> None:
     """A best response to always-fold, from a (sampled, here exact) table, in a real match."""
     result = compute_best_response(FOLD, Rules(), flops=2, seed=1)
     assert result.sb_per_hand == pytest.approx(0.75) and result.ci == pytest.approx((0.75, 0.75))
-    agent = BestResponseAgent(FOLD, table=PreflopTable.from_result(result))
+    agent = BestResponseAgent(FOLD, table=FlopReachValues.from_result(result))
     match = play_match([agent, PolicyBot(FOLD)], hands=400, seed=3)
     assert match.results[0].mbb_per_hand == pytest.approx(750.0)
 
@@ -189,7 +189,7 @@ def test_cached_tables_are_found_and_broken_ones_ignored(
     assert "ignoring the unusable cached table" in caplog.text
     histories = [h for h, _ in build_game(FOLD, Rules(), LearnerSeat.BUTTON).preflop_exits]
     rng = np.random.default_rng(10)
-    table = PreflopTable(
+    table = FlopReachValues(
         policy="fold",
         rules=Rules(),
         exact=True,

@@ -23,8 +23,8 @@ from agents.best_response import (
     parse_policy,
 )
 from agents.best_response.backup import backup
-from agents.best_response.equity import flop_layout, less_and_equal, river_numerators
 from agents.best_response.flops import FlopValues
+from agents.best_response.river_numerators import flop_layout, less_and_equal, river_numerators
 from agents.best_response.single import completion_numerators
 from agents.best_response.tree import Child, Outcome, Round, RoundNode, build_game
 from envs.evaluator import evaluate

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from agents.best_response import CALL, FULL_DECK, RAISE, LearnerSeat
-from agents.best_response.equity import flop_layout, river_numerators
 from agents.best_response.flops import FlopValues, river_tables
+from agents.best_response.river_numerators import flop_layout, river_numerators
 from agents.best_response.tree import Outcome, build_game
 from envs.rules import Rules, Street
 

@@ -26,12 +26,11 @@ from agents.bpp.batched_decision import bpp_probabilities
 from agents.bpp.batched_decision import curve_probabilities as batch_curves
 from agents.bpp.batched_model import opponent_slots
 from agents.bpp.batched_params import BPPParamArrays, CurvesParamArrays
-from agents.bpp.batched_twin import batched_twin
 from agents.bpp.batched_types import shown_types, street_types
-from agents.bpp.curves import BPPCurvesAgent, CurvesParams, curve_probabilities
+from agents.bpp.curves import BPPCurvesAgent, curve_probabilities
 from agents.bpp.decision import Strategy, action_probabilities, expected_winnings
 from agents.bpp.hand_types import HandType, board_class, hand_type
-from agents.bpp.params import BPPParams
+from agents.bpp.params import BPPParams, CurvesParams
 from envs.batched.views import DecisionBatch, decision_batch, hand_end_batch
 from envs.crn import check_probabilities, decision_uniform, sample_action
 from envs.game import Hand
@@ -403,17 +402,20 @@ def test_street_types_equal_the_scalar_hand_type_and_board_class() -> None:
 
 def test_batched_twin_of_a_scalar_agent_plays_its_settings() -> None:
     scalar = BPPAgent(BPPParams(fp=2.5), strategy=Strategy.DETERMINISTIC, learn=False)
-    twin = batched_twin(scalar, 3)
+    twin = scalar.batched(3)
     assert isinstance(twin, BatchedBPP) and twin.name == scalar.name == "bpp-det-nolearn"
     assert twin.params.fp.tolist() == [[2.5] * 4] * 3 and twin.network is scalar.belief.network
-    curves = batched_twin(BPPCurvesAgent(CurvesParams(steepness=7)), 2)
+    curves = BPPCurvesAgent(CurvesParams(steepness=7)).batched(2)
     assert isinstance(curves, BatchedBPPCurves) and curves.params.steepness.tolist() == [7, 7]
 
     class Tweaked(BPPAgent):  # a subclass may play or remember differently: no twin
         pass
 
-    assert batched_twin(Tweaked(), 2) is None
+    class TweakedCurves(BPPCurvesAgent):
+        pass
+
     assert Tweaked().batched(2) is None and BPPAgent().batched(2) is not None
+    assert TweakedCurves().batched(2) is None
 
 
 # ------------------------------------------------------------------ compiled kernels

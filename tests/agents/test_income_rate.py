@@ -9,12 +9,12 @@ import numpy as np
 import pytest
 from treys import Card, Evaluator
 
-from agents.strength.holdings import HOLDING_TYPE, TYPE_COMBOS, hand_type, type_cells
+from agents.strength.holdings import HOLDING_TYPE, TYPE_COMBOS, type_cell, type_cells
 from agents.strength.income_rate import (
     IncomeRateTables,
+    hero_pot_shares,
     income_rate_tables,
     load_income_rates,
-    pot_shares,
     representative,
     rollout_income_rates,
 )
@@ -27,7 +27,7 @@ TABLES = load_income_rates()
 def cell(name: str) -> tuple[int, int]:
     """Type cell of a hand written as cards, e.g. "3c2c" (suited) or "3c2d"."""
     a, b = parse_cards(name)
-    return hand_type(a, b)
+    return type_cell(a, b)
 
 
 # (hand, table size, Papp's value) -- Papp (1998) section 6.1 and Appendix A
@@ -102,7 +102,7 @@ def test_pot_shares_match_treys_on_random_deals() -> None:
     a, b = parse_cards("9h9d")
     rest = np.array([c for c in range(52) if c not in (a, b)])
     cards = np.stack([rng.permutation(rest)[:13] for _ in range(300)], axis=1)
-    shares = pot_shares(a, b, cards)
+    shares = hero_pot_shares(a, b, cards)
     for deal in range(cards.shape[1]):
         board = [Card.new(format_card(int(c))) for c in cards[:5, deal]]
         mine = evaluator.evaluate(board, [Card.new(format_card(c)) for c in (a, b)])

@@ -22,7 +22,7 @@ from agents.lbr import (
     VectorRule,
     action_values,
     best_action,
-    equities,
+    holding_equities,
 )
 from agents.strength.holdings import HOLDINGS, dead_mask
 from envs.cards import parse_cards
@@ -141,7 +141,7 @@ def test_values_follow_the_formula() -> None:
 
 def test_river_equities_are_exact() -> None:
     hole, board = parse_cards("AhKh"), parse_cards("2c7dJhQs5d")
-    got = equities(hole, board, samples=1)
+    got = holding_equities(hole, board, samples=1)
     mine = evaluate_one([*hole, *board])
     for i in (0, 100, 700, 1325):
         a, b = (int(c) for c in HOLDINGS[i])

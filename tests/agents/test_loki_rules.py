@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.loki.history import replay
+from agents.loki.action_contexts import replay
 from agents.loki.modelling import ActionFrequencies, ramp, threshold
 from agents.loki.params import DEFAULT_FREQUENCIES, LokiParams, Modelling, Tightness
 from agents.loki.postflop import BettingThresholds, Spot, probability_triples, rule_action

@@ -43,3 +43,23 @@ def test_the_nuts_and_a_flush_board() -> None:
 def test_bad_shapes_and_cards_raise(hole: object, board: object, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         hand_strengths(hole, board)  # type: ignore[arg-type]
+
+
+def test_rows_on_different_streets_are_grouped_by_board_length() -> None:
+    rng = np.random.default_rng(7)
+    deals = np.array([rng.permutation(52)[:7] for _ in range(40)], dtype=np.uint8)
+    lengths = np.array([0, 3, 4, 5] * 10)
+    got = hand_strengths(deals[:, :2], deals[:, 2:], lengths)
+    expected = [
+        hand_strength(tuple(d[:2]), tuple(d[2 : 2 + n])) if n else 0.0
+        for d, n in zip(deals.tolist(), lengths.tolist(), strict=True)
+    ]
+    np.testing.assert_allclose(got, expected, rtol=0, atol=1e-15)
+
+
+@pytest.mark.parametrize(
+    ("lengths", "message"), [([0, 2], "must be 0, 3, 4 or 5"), ([3], "must have shape")]
+)
+def test_bad_board_lengths_raise(lengths: list[int], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        hand_strengths(np.zeros((2, 2)), np.zeros((2, 5)), np.array(lengths))

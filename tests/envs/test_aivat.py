@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from envs.aivat import PlayedHands, aivat_corrections
-from envs.aivat.equity import live_cards, pot_shares, street_ranks
 from envs.aivat.estimator import DECISIONS, aivat_terms
+from envs.aivat.showdown_shares import live_cards, pot_shares, street_ranks
 from envs.crn import decision_uniform, sample_action
 from envs.evaluator import evaluate
 from envs.game import Hand

@@ -16,9 +16,9 @@ from envs.rules import Action, Rules
 from envs.view import PlayerView
 from tuning.training.ceiling import best_response_value, fraction_of
 from tuning.training.curve import CurvePoint, curve_figure
-from tuning.training.equity import EquityEstimator
 from tuning.training.observation_features import FeatureEncoder, seat_relative
 from tuning.training.policy import BatchedPolicy, PolicyAgent
+from tuning.training.sampled_equity import EquityEstimator
 from tuning.training.sb3_env import HoldemVecEnv
 
 

@@ -73,7 +73,7 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``best-response`` (see the module docstring); returns the exit status."""
-    from agents.best_response.policy import parse_policy
+    from agents.best_response.bots import parse_policy
     from envs.rules import ACPC_LIMIT_HEADS_UP, Rules
 
     parser: argparse.ArgumentParser = args.parser
@@ -97,8 +97,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _compute(args: argparse.Namespace, policy: Any, rules: Any, progress: bool) -> int:
+    from agents.best_response.flop_reach import FlopReachValues
     from agents.best_response.solve import compute_best_response
-    from agents.best_response.table import PreflopTable
 
     try:
         result = compute_best_response(
@@ -109,7 +109,7 @@ def _compute(args: argparse.Namespace, policy: Any, rules: Any, progress: bool) 
         return 1
     if args.save_table is not None:
         try:
-            PreflopTable.from_result(result).save(args.save_table)
+            FlopReachValues.from_result(result).save(args.save_table)
         except OSError as error:
             sys.stderr.write(f"holdem-lab best-response: error: cannot write table: {error}\n")
             return 1
@@ -122,13 +122,13 @@ def _compute(args: argparse.Namespace, policy: Any, rules: Any, progress: bool) 
 
 def _check(args: argparse.Namespace, policy: Any, rules: Any, progress: bool) -> int:
     from agents.best_response.agent import BestResponseAgent, PolicyBot, load_table
-    from agents.best_response.table import PreflopTable, game_key
+    from agents.best_response.flop_reach import FlopReachValues, game_key
     from envs.match import play_match
     from envs.registry import available_agents
 
     try:
         if args.table is not None:
-            table = PreflopTable.load(args.table)
+            table = FlopReachValues.load(args.table)
             if table.policy != policy.name or game_key(table.rules) != game_key(rules):
                 raise ValueError(
                     f"{args.table} is for {table.policy!r} in {table.rules}, "

@@ -22,7 +22,7 @@ alone, see ``envs.observation``), for one observation or a batch, identically in
 | equity | 2 | equity against one random holding (all streets), and equity ** opponents in |
 
 Hand strength (Loki's HS1, Papp 1998 section 5.2) and equity against a random holding
-(``tuning.training.equity``) are the computed features: an MLP learns card combinations
+(``tuning.training.sampled_equity``) are the computed features: an MLP learns card combinations
 slowly, HS is what the rule-based agents of the papers start from, and equity (which counts
 the cards to come) is what a best response against card-independent bots bets on. Pre-flop
 HS is 0 and the rank block carries the information. Both are computed for all rows at once.
@@ -38,10 +38,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from agents.strength.batched import hand_strengths
 from envs.cards import DECK_SIZE
 from envs.observation import NO_CARD
 from envs.rules import Action, Rules
-from tuning.training.equity import EquityEstimator, batch_hand_strength
+from tuning.training.sampled_equity import EquityEstimator
 
 __all__ = ["FeatureEncoder", "seat_relative"]
 
@@ -139,7 +140,7 @@ class FeatureEncoder:
 
         board_len = dealt.sum(axis=1)
         power = np.maximum(opponents_in, 1)
-        hs = batch_hand_strength(hole, board, board_len)
+        hs = hand_strengths(hole, board, board_len)
         blocks.append(np.stack([hs, hs**power], axis=1).astype(np.float32))
         equity = hs.copy()  # on the river, equity against a random holding is HS1
         early = board_len < 5

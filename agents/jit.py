@@ -1,14 +1,15 @@
-"""numba's ``njit`` for the batched BPPs' kernels, typed for mypy and cached on disk.
+"""numba's ``njit`` for the agents' compiled loops, typed for mypy and cached on disk.
 
-The kernels are loops over the rows of a batch (``agents.bpp.batched_kernels``,
-``batched_types``, ``batched_decision``, ``batched_agent``). They compile on their first call,
-not at import, and ``cache=True`` keeps the machine code beside the module (``__pycache__``),
-so that a later process only loads it (a few seconds of compiling once, a few tenths of a
-second of loading after). numba checks a cached kernel against its own module's source only,
-so a kernel calls only kernels of its own module (the tests check it): one calling another
-module's kernel would keep running that kernel's old code after an edit.
+The kernels are loops over the rows of a batch: the batched BPPs' (``agents.bpp.batched_*``)
+and the hand strengths of many rows at once (``agents.strength.batched``, which the batched
+``rule`` bot and the learners' features use). They compile on their first call, not at import,
+and ``cache=True`` keeps the machine code beside the module (``__pycache__``), so that a later
+process only loads it (a few seconds of compiling once, a few tenths of a second of loading
+after). numba checks a cached kernel against its own module's source only, so a kernel calls
+only kernels of its own module (the tests check it): one calling another module's kernel would
+keep running that kernel's old code after an edit.
 
-No ``fastmath`` by default: the kernels add and multiply in the order the scalar BPP does, to
+No ``fastmath`` by default: the kernels add and multiply in the order the scalar agents do, to
 the last bit where the tests ask for it. ``error_model="numpy"`` drops Python's zero-division
 checks (every divisor is positive). ``prefetch`` asks for a cache line from inside a kernel.
 """

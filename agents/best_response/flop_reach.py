@@ -1,12 +1,12 @@
-"""Pre-flop tables: what the best-response agent needs from the whole-game computation.
+"""Flop-reach values: what the best-response agent needs from the whole-game computation.
 
 After the flop the agent computes its decisions exactly for its own cards (milliseconds), but
 pre-flop it needs each holding's value of reaching the flop, a mean over all flops that takes
-the whole computation. A ``PreflopTable`` keeps those values, per seat and per pre-flop betting
+the whole computation. ``FlopReachValues`` keeps those values, per seat and per pre-flop betting
 sequence that reaches the flop, for the 169 starting-hand types (suit isomorphism makes them
-equal within a type). Values are stored in the chips of the rules they were computed in; games
-whose amounts are a multiple of those (ACPC's 5/10 game is the default 1/2 game times five)
-share the table, scaled.
+equal within a type): the best response's pre-flop table. Values are stored in the chips of the
+rules they were computed in; games whose amounts are a multiple of those (ACPC's 5/10 game is
+the default 1/2 game times five) share the table, scaled.
 
 Tables for ``call``, ``raise`` and ``random`` in the default game ship in ``agents/data/``;
 other policies and rules are computed on first use and cached in ``$HOLDEM_LAB_CACHE``, else
@@ -31,10 +31,10 @@ import numpy.typing as npt
 from agents.best_response.deck import FULL_DECK
 from agents.best_response.public import LearnerSeat
 from agents.best_response.result import BestResponse
-from agents.strength.holdings import HOLDING_TYPE, hand_type_name, type_cells
+from agents.strength.holdings import HOLDING_TYPE, type_cell_name, type_cells
 from envs.rules import Rules
 
-__all__ = ["FORMAT_VERSION", "PreflopTable", "cache_path", "game_key", "shipped_path"]
+__all__ = ["FORMAT_VERSION", "FlopReachValues", "cache_path", "game_key", "shipped_path"]
 
 logger = logging.getLogger(__name__)
 
@@ -57,8 +57,9 @@ def game_key(rules: Rules) -> tuple[int, int, int, int, tuple[int, ...]]:
 
 
 @dataclass(frozen=True, eq=False)
-class PreflopTable:
-    """Pre-flop continuation values of a best response (see the module docstring)."""
+class FlopReachValues:
+    """A best response's value of reaching the flop, per seat, pre-flop line and holding (see
+    the module docstring)."""
 
     policy: str
     rules: Rules
@@ -72,7 +73,7 @@ class PreflopTable:
     holdings at the start of the flop."""
 
     @classmethod
-    def from_result(cls, result: BestResponse) -> PreflopTable:
+    def from_result(cls, result: BestResponse) -> FlopReachValues:
         """The table of a full-deck computation; ``ValueError`` for another deck."""
         if result.deck != FULL_DECK:
             raise ValueError("pre-flop tables are for the full deck")
@@ -119,13 +120,13 @@ class PreflopTable:
             "exact": self.exact,
             "method": self.method,
             "seat_chips": list(self.seat_chips),
-            "hand_types": [hand_type_name(*cell) for cell in type_cells()],
+            "hand_types": [type_cell_name(*cell) for cell in type_cells()],
             "values": seats,
         }
         return json.dumps(payload, indent=1) + "\n"
 
     @classmethod
-    def from_json(cls, text: str, source: str = "table") -> PreflopTable:
+    def from_json(cls, text: str, source: str = "table") -> FlopReachValues:
         """Read a table written by ``to_json``; ``ValueError`` if malformed or outdated."""
         try:
             data = json.loads(text)
@@ -173,7 +174,7 @@ class PreflopTable:
         os.replace(tmp.name, path)
 
     @classmethod
-    def load(cls, path: Path) -> PreflopTable:
+    def load(cls, path: Path) -> FlopReachValues:
         """Read a table file; ``ValueError`` if malformed, ``OSError`` if unreadable."""
         return cls.from_json(path.read_text(encoding="utf-8"), str(path))
 

@@ -1,18 +1,15 @@
-"""Hand strength and equity of many observations at once, for the learner's features.
+"""Equity against one random holding, estimated by Monte Carlo for many observations at once.
 
-* ``batch_hand_strength``: Loki's HS1 (Papp 1998 section 5.2) of every row, exact, with the
-  same numbers as ``agents.strength.hand_strength`` row by row; rows are grouped by board size
-  and each group is one vectorised enumeration of the 1,326 holdings.
-* ``EquityEstimator``: the probability of winning at showdown (ties count half) against one
-  uniformly random holding, with the board completed at random: the number a best response
-  against card-independent bots bets on (against a bot that always calls, every bet is a side
-  wager won with this probability, so it bets when the equity exceeds one half). HS ignores
-  the cards to come, so on the flop and turn it misjudges draws; equity does not. It is
-  estimated by Monte Carlo over a
-  fixed set of deck permutations drawn once from the estimator's seed, so it is a deterministic
-  function of the cards (the same in training and evaluation) with a standard error of at most
-  ``0.5 / sqrt(samples)``; on the river it is HS1 exactly. Pre-flop values are kept per holding
-  (the same samples, computed once for all 1,326 holdings on first use).
+``EquityEstimator``: the probability of winning at showdown (ties count half) against one
+uniformly random holding, with the board completed at random: the number a best response
+against card-independent bots bets on (against a bot that always calls, every bet is a side
+wager won with this probability, so it bets when the equity exceeds one half). Hand strength
+(HS1, ``agents.strength.batched.hand_strengths``) ignores the cards to come, so on the flop and
+turn it misjudges draws; equity does not. It is estimated by Monte Carlo over a fixed set of
+deck permutations drawn once from the estimator's seed, so it is a deterministic function of
+the cards (the same in training and evaluation) with a standard error of at most
+``0.5 / sqrt(samples)``; on the river it is HS1 exactly. Pre-flop values are kept per holding
+(the same samples, computed once for all 1,326 holdings on first use).
 """
 
 from __future__ import annotations
@@ -28,7 +25,7 @@ from envs.cards import DECK_SIZE
 from envs.evaluator import CARD_KEYS, FLUSH_KEYS, KEY_INIT, rank_from_keys
 from envs.validation import whole_number
 
-__all__ = ["EquityEstimator", "batch_hand_strength"]
+__all__ = ["EquityEstimator"]
 
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
@@ -43,19 +40,6 @@ _CHUNK_ROWS = 64
 # Key 0 for the "no card" id 52, so padded boards sum without masking.
 _KEYS = np.append(CARD_KEYS.view(np.int64), 0)
 _FLUSH = np.append(FLUSH_KEYS.view(np.int64), 0)
-
-
-def batch_hand_strength(hole: Ints, board: Ints, board_len: Ints) -> Floats:
-    """HS1 of each row's ``hole`` (n, 2) on its first ``board_len`` board cards (3 to 5; rows
-    with fewer get 0.0); exactly ``agents.strength.hand_strength`` of each row."""
-    strength = np.zeros(len(hole))
-    for size in (3, 4, 5):
-        rows = np.flatnonzero(board_len == size)
-        if rows.size:
-            strength[rows] = hand_strengths(
-                hole[rows].astype(np.uint8), board[rows, :size].astype(np.uint8)
-            )
-    return strength
 
 
 class EquityEstimator:

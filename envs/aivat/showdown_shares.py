@@ -1,4 +1,4 @@
-"""The value function's equity: each seat's expected share of the pot at a check-down showdown.
+"""The value function's showdown shares: each seat's expected share of the pot at a check-down.
 
 For the actual hole cards of every seat and the board of a street, a seat's share is the pot
 fraction it would win at the showdown among the seats still contending (ties split), averaged

@@ -42,7 +42,7 @@ __all__ = [
     "BotPolicy",
     "StreetMix",
     "UniformRandom",
-    "check_probabilities",
+    "check_triple",
     "parse_policy",
 ]
 
@@ -52,8 +52,12 @@ _TOLERANCE = 1e-9
 """How far from 1 a probability triple may sum (decimal input such as 0.1,0.6,0.3)."""
 
 
-def check_probabilities(triple: tuple[float, ...], where: str) -> None:
-    """``ValueError`` unless ``triple`` is three finite non-negative numbers summing to 1."""
+def check_triple(triple: tuple[float, ...], where: str) -> None:
+    """``ValueError`` unless ``triple`` is three finite non-negative numbers summing to 1.
+
+    One bot's (fold, call, raise) triple, before any legal actions are known; the match
+    runners check agents' rows against the legal actions (``envs.crn.check_probabilities``).
+    """
     if len(triple) != 3:
         raise ValueError(f"{where}: need fold, call and raise probabilities, got {triple!r}")
     if not all(math.isfinite(p) and p >= 0.0 for p in triple):
@@ -100,7 +104,7 @@ class StreetMix:
         if len(self.weights) != 4:
             raise ValueError(f"a mix needs one triple per street (4), got {len(self.weights)}")
         for street, triple in enumerate(self.weights):
-            check_probabilities(triple, f"street {street} of the mix")
+            check_triple(triple, f"street {street} of the mix")
 
     @classmethod
     def constant(cls, fold: float, call: float, raise_: float, label: str = "") -> StreetMix:

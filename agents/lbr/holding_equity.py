@@ -25,7 +25,7 @@ import numpy.typing as npt
 from agents.strength.holdings import HOLDING_FLUSH, HOLDING_KEYS, HOLDINGS, NUM_HOLDINGS
 from envs.evaluator import CARD_KEYS, FLUSH_KEYS, KEY_INIT, rank_from_keys
 
-__all__ = ["equities"]
+__all__ = ["holding_equities"]
 
 Floats = npt.NDArray[np.float64]
 _KEYS = CARD_KEYS.view(np.int64)
@@ -50,7 +50,7 @@ def _completions(
     return rest[order]
 
 
-def equities(
+def holding_equities(
     hole: tuple[int, int],
     board: tuple[int, ...],
     *,
