@@ -35,8 +35,10 @@ SAME_ROLE_NAMES = {
     "result": {"agents.best_response.result", "envs.match.result"},
     # The batched engine (envs.batched), and the batched form of a package's computation.
     "batched": {"envs.batched", "envs.match.batched", "agents.strength.batched"},
-    # envs.batched.rounds is the batched engine's form of envs.rounds.
+    # envs.batched.rounds is the batched engine's form of envs.rounds, envs.batched.acpc of
+    # envs.acpc (the same STATE lines, for many tables at once).
     "rounds": {"envs.rounds", "envs.batched.rounds"},
+    "acpc": {"envs.acpc", "envs.batched.acpc"},
     # tuning.cli.<name> is the command-line front of <name>; tuning.studies.<agent> the study
     # that tunes the agent.
     "best_response": {"agents.best_response", "tuning.cli.best_response"},
