@@ -37,6 +37,7 @@ class _Memoryless:
 
     name = "agent"
     known_policy = True
+    hand_uniform = False
     memoryless = True
 
     def __init__(self, num_tables: int) -> None:

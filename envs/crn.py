@@ -7,6 +7,15 @@ node then take the same action with probability ``1 - |p - q|`` (total variation
 comparisons of close parameter sets stay on the same path much longer; and the scalar runner
 and the batched one, which compute the same uniforms, play the same hands.
 
+An agent whose decisions in a hand share one uniform (``hand_uniform``, e.g. Loki-2, which
+draws one number per hand and plays aggressively throughout a hand when it is high; Pena 1999
+section 4.1) states at each decision its probabilities conditioned on its earlier actions.
+The runners then draw its first decision of a hand from the decision uniform above, and each
+later one from the residual of the previous draw: after action ``a`` was drawn from ``p`` with
+``u``, ``(u - P[a - 1]) / p[a]`` (``P`` the cumulative, ``P[-1] = 0``) is again uniform on
+[0, 1) and independent of the actions drawn, so the actions are those of a single per-hand
+draw (``residual``).
+
 The uniform is a counter-based hash (the SplitMix64 finaliser of Steele, Lea and Flood,
 "Fast splittable pseudorandom number generators", OOPSLA 2014, chained over the key), computed
 identically by the scalar and the vectorised functions.
@@ -34,6 +43,8 @@ __all__ = [
     "decision_uniforms",
     "hand_key",
     "hand_keys",
+    "residual",
+    "residuals",
     "sample_action",
     "sample_actions",
     "uniform_at",
@@ -142,6 +153,35 @@ def sample_actions(
     actions = (u >= fold).astype(np.int8)
     actions += u >= fold + probabilities[:, 1]
     return actions
+
+
+_BELOW_ONE = 1.0 - 2.0**-53
+
+
+def residual(probabilities: Sequence[float], u: float, action: Action) -> float:
+    """The uniform left in ``u`` once it chose ``action`` from ``probabilities`` (module
+    docstring): ``(u - P[a - 1]) / p[a]``, kept in [0, 1) against rounding."""
+    fold, call = probabilities[0], probabilities[1]
+    if action == Action.FOLD:
+        left = u / fold
+    elif action == Action.CALL:
+        left = (u - fold) / call
+    else:
+        left = (u - (fold + call)) / probabilities[2]
+    return min(max(left, 0.0), _BELOW_ONE)
+
+
+def residuals(
+    probabilities: npt.NDArray[np.float64], u: npt.NDArray[np.float64], actions: npt.ArrayLike
+) -> npt.NDArray[np.float64]:
+    """``residual`` of each row (the same arithmetic, so both engines agree bit for bit)."""
+    fold, call, bet = probabilities[:, 0], probabilities[:, 1], probabilities[:, 2]
+    chosen = np.asarray(actions)
+    below = np.where(chosen == 0, 0.0, np.where(chosen == 1, fold, fold + call))
+    width = np.where(chosen == 0, fold, np.where(chosen == 1, call, bet))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        left = (u - below) / width
+    return np.clip(np.nan_to_num(left), 0.0, _BELOW_ONE)
 
 
 def check_probabilities(

@@ -24,7 +24,7 @@ import numpy.typing as npt
 from envs.batched.adapter import ScalarTables, batched_form
 from envs.batched.engine import HandBatch
 from envs.batched.views import decisions_at, hand_ends_at
-from envs.crn import check_probabilities, decision_uniforms, sample_actions
+from envs.crn import check_probabilities, decision_uniforms, residuals, sample_actions
 from envs.deals import deal_decks
 from envs.holdem_env import LEARNER_SEAT, match_key
 from envs.protocols import BatchedAgent, SeatAgent
@@ -93,6 +93,8 @@ class LearnerTables:
         """Each table's match key (deals and common random numbers)."""
         self.next_hand = np.zeros(num_tables, dtype=np.int64)
         """The number of each table's next hand in its match."""
+        self.left = np.zeros((num_tables, rules.num_seats))
+        """Each opponent seat's residual uniform in the hand (agents with ``hand_uniform``)."""
         self._cards = 2 * rules.num_seats + 5
         self._all = np.arange(num_tables)
 
@@ -101,7 +103,8 @@ class LearnerTables:
         """Bytes of per-table state: the engine's arrays, the keys and counters, and the
         batched opponents' memory where they report it (``nbytes``)."""
         agents = sum(int(getattr(agent, "nbytes", 0)) for agent in self.opponents)
-        return self.batch.nbytes + self.keys.nbytes + self.next_hand.nbytes + agents
+        own = self.keys.nbytes + self.next_hand.nbytes + self.left.nbytes
+        return self.batch.nbytes + own + agents
 
     # ---------------------------------------------------------------- matches
 
@@ -223,7 +226,12 @@ class LearnerTables:
                 probabilities = agent.probabilities(decision)
                 check_probabilities(probabilities, decision.legal, agent.name)
                 u = decision_uniforms(self.keys[rows], batch.hand_id[rows], seat, index[mine])
-                actions[rows] = sample_actions(probabilities, u)
+                if agent.hand_uniform:  # later decisions of the hand: the residual (envs.crn)
+                    u = np.where(index[mine] > 0, self.left[rows, seat], u)
+                chosen = sample_actions(probabilities, u)
+                actions[rows] = chosen
+                if agent.hand_uniform:
+                    self.left[rows, seat] = residuals(probabilities, u, chosen)
             batch.step(actions, where=waiting)
             ended |= batch.finished
 

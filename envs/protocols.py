@@ -49,7 +49,13 @@ class SeatAgent(Protocol):
 
 @runtime_checkable
 class KnownPolicy(Protocol):
-    """A seat agent that states the action probabilities it plays at a decision."""
+    """A seat agent that states the action probabilities it plays at a decision.
+
+    An agent may also set ``hand_uniform = True``: its decisions in a hand share one uniform
+    (its probabilities at a decision are conditioned on its earlier actions in the hand), and
+    the runners draw them from the residuals of one per-hand uniform (``envs.crn``). Without
+    the attribute every decision has a uniform of its own.
+    """
 
     def action_probabilities(self, view: PlayerView) -> Probabilities:
         """``(P(fold), P(call), P(raise))`` at this decision (the agent may update its
@@ -72,6 +78,8 @@ class BatchedAgent(Protocol):
     memoryless: bool
     """Whether its decisions at a table depend on nothing from that table's earlier hands
     (then a runner may deal a session's hands to several tables)."""
+    hand_uniform: bool
+    """Whether its decisions in a hand share one uniform (``KnownPolicy``, ``envs.crn``)."""
 
     def start_tables(self, tables: npt.ArrayLike, seats: npt.ArrayLike) -> None:
         """Fresh memory at ``tables`` (new sessions); it sits in ``seats[i]`` at ``tables[i]``."""

@@ -7,7 +7,9 @@ until an outside seat is to act or the hand ends, checking every returned action
 With ``HandDraws``, an agent that states its policy (``envs.protocols.KnownPolicy``) does not
 draw its action itself: the action is drawn by inverse CDF from the uniform of the decision,
 ``(seed, deal, seat, decision index)`` (``envs.crn``), exactly as the batched engine draws it,
-and the probabilities played are recorded (for ``envs.aivat``).
+and the probabilities played are recorded (for ``envs.aivat``). An agent whose decisions share
+one uniform per hand (``hand_uniform``) draws its later decisions from the residual of its
+earlier ones (``envs.crn.residual``).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import functools
 from collections.abc import Sequence
 from typing import cast
 
-from envs.crn import hand_key, sample_action, uniform_at
+from envs.crn import hand_key, residual, sample_action, uniform_at
 from envs.game import Hand
 from envs.protocols import KnownPolicy, Probabilities, SeatAgent
 from envs.registry import make_agent
@@ -41,12 +43,14 @@ class HandDraws:
         num_seats: Seats at the table.
     """
 
-    __slots__ = ("_key", "decisions", "known", "probabilities")
+    __slots__ = ("_key", "_left", "decisions", "known", "probabilities")
 
     def __init__(self, seed: int, deal: int, num_seats: int) -> None:
         self._key = hand_key(seed, deal)
         self.decisions = [0] * num_seats
         """Decisions taken by each seat so far."""
+        self._left = [0.0] * num_seats
+        """Each seat's residual uniform (for agents with ``hand_uniform``)."""
         self.probabilities: list[Probabilities] = []
         """The probabilities played at each public action, in order."""
         self.known: list[bool] = []
@@ -59,8 +63,14 @@ class HandDraws:
         if _states_policy(type(agent)):
             probabilities = cast(KnownPolicy, agent).action_probabilities(view)
             _check(agent, view, probabilities)
-            u = uniform_at(self._key, seat, self.decisions[seat])
+            shared = _shares_hand_uniform(agent)
+            if shared and self.decisions[seat]:
+                u = self._left[seat]
+            else:
+                u = uniform_at(self._key, seat, self.decisions[seat])
             action = sample_action(probabilities, u)
+            if shared:
+                self._left[seat] = residual(probabilities, u, action)
             known = True
         else:
             action = agent.act(view)
@@ -71,6 +81,11 @@ class HandDraws:
         self.probabilities.append(probabilities)
         self.known.append(known)
         return action
+
+
+def _shares_hand_uniform(agent: SeatAgent) -> bool:
+    """Whether the agent's decisions in a hand share one uniform (``KnownPolicy``)."""
+    return bool(getattr(agent, "hand_uniform", False))
 
 
 @functools.cache

@@ -48,6 +48,7 @@ class BatchedBayesianPlayer:
     name = "bpp"
     known_policy = True
     """The returned probabilities are the policy played."""
+    hand_uniform = False
 
     def __init__(
         self, num_tables: int, *, prior_weight: Array, learn: bool, network: Network | None

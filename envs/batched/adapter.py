@@ -74,6 +74,10 @@ class ScalarTables:
         self.name = agents[0].name
         self.known_policy = all(isinstance(agent, KnownPolicy) for agent in agents)
         self.memoryless = all(bool(getattr(agent, "memoryless", False)) for agent in agents)
+        shared = {bool(getattr(agent, "hand_uniform", False)) for agent in agents}
+        if len(shared) > 1:
+            raise ValueError("the agents differ in hand_uniform: they cannot share one adapter")
+        self.hand_uniform = shared.pop()
         self.seats = np.full(batch.num_tables, -1, dtype=np.int8)
 
     def reset_table(self, table: int, rng: np.random.Generator) -> None:

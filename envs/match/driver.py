@@ -20,7 +20,7 @@ from envs.batched.adapter import ScalarTables
 from envs.batched.engine import HandBatch
 from envs.batched.rows import by_seat
 from envs.batched.views import decisions_at, hand_ends_at
-from envs.crn import check_probabilities, hand_keys, sample_actions, uniforms_at
+from envs.crn import check_probabilities, hand_keys, residuals, sample_actions, uniforms_at
 from envs.deals import deal_decks
 from envs.match.hands import FinishedHands
 from envs.protocols import BatchedAgent
@@ -53,6 +53,8 @@ class Driver:
         self.hand_key = np.zeros(tables, dtype=np.uint64)
         """The decisions' hash key of each table's hand (``envs.crn.hand_keys``)."""
         self.rotation = np.zeros(tables, dtype=np.int64)
+        self.left = np.zeros((tables, batch.num_seats))
+        """Each seat's residual uniform in the hand (agents with ``hand_uniform``)."""
         width = batch.log_action.shape[1]
         self.probabilities = np.zeros((tables, width, 3)) if aivat else None
         self.known = np.zeros((tables, width), dtype=bool) if aivat else None
@@ -107,8 +109,14 @@ class Driver:
             decision = decisions_at(batch, rows)
             p = agent.probabilities(decision)
             check_probabilities(p, decision.legal, agent.name)
-            u = uniforms_at(self.hand_key[rows], seats[mine], index[mine])
-            actions[rows] = sample_actions(p, u)
+            seat = seats[mine]
+            u = uniforms_at(self.hand_key[rows], seat, index[mine])
+            if agent.hand_uniform:  # later decisions of the hand: the residual (envs.crn)
+                u = np.where(index[mine] > 0, self.left[rows, seat], u)
+            chosen = sample_actions(p, u)
+            actions[rows] = chosen
+            if agent.hand_uniform:
+                self.left[rows, seat] = residuals(p, u, chosen)
             if self.probabilities is not None and self.known is not None:
                 position = batch.log_len[rows].astype(np.intp)
                 self.probabilities[rows, position] = p

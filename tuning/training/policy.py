@@ -112,6 +112,7 @@ class BatchedPolicy:
     probabilities for the same decisions, one network call per batch of decisions."""
 
     known_policy = True
+    hand_uniform = False
     memoryless = True
 
     def __init__(
