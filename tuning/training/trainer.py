@@ -43,7 +43,7 @@ from tuning.training.policy import PolicyAgent
 from tuning.training.run_state import FinalEvaluation, RunState
 from tuning.training.sb3_env import HoldemVecEnv
 
-__all__ = ["FinalEvaluation", "RunState", "TrainResult", "evaluate", "resume", "train"]
+__all__ = ["FinalEvaluation", "RunState", "TrainResult", "evaluate_model", "resume", "train"]
 
 logger = logging.getLogger(__name__)
 
@@ -75,7 +75,9 @@ class TrainResult:
         return fraction_of(self.final.sb_per_hand, self.best_response)
 
 
-def evaluate(model: Any, opponents: tuple[str, ...], *, hands: int, seed: int) -> AgentResult:
+def evaluate_model(
+    model: Any, opponents: tuple[str, ...], *, hands: int, seed: int
+) -> AgentResult:
     """The policy's duplicate-match result against fresh ``opponents`` on deals of ``seed``
     (on the batched engine, all deals at once, when every opponent has a batched form)."""
     agents = [PolicyAgent(model), *(make_agent(name) for name in opponents)]
@@ -158,7 +160,7 @@ class _Run:
                 self._learn(done)
             if not self.curve or self.curve[-1].timesteps != self.model.num_timesteps:
                 self._checkpoint()
-            final = evaluate(
+            final = evaluate_model(
                 self.model,
                 config.opponents,
                 hands=config.final_eval_hands,
@@ -237,7 +239,7 @@ class _Run:
 
     def _checkpoint(self) -> None:
         config = self.config
-        result = evaluate(
+        result = evaluate_model(
             self.model, config.opponents, hands=config.eval_hands, seed=config.match_seed
         )
         point = CurvePoint.from_result(int(self.model.num_timesteps), self._hands(), result)
