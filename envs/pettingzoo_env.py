@@ -41,7 +41,7 @@ from pettingzoo.utils import wrappers
 
 from envs.actions import act_on, action_mask
 from envs.game import Hand
-from envs.observation import ObservationEncoder, observation_space
+from envs.observation import DISCRETE_KEYS, ObservationEncoder, observation_space
 from envs.protocols import SeatAgent
 from envs.render import render_view
 from envs.rules import Action, Rules
@@ -55,8 +55,6 @@ ActionType = int | np.integer[Any] | npt.NDArray[np.integer[Any]] | None
 
 MAX_HANDS_WITHOUT_DECISION = 1000
 """Hands in a row without a learner decision after which the rules are declared unplayable."""
-
-_SCALAR_KEYS = ("street", "button", "position", "num_bets")  # Discrete: NumPy int64 scalars
 
 
 def raw_env(
@@ -316,7 +314,7 @@ class LimitHoldemAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no ty
             raise ResetNeeded("call reset() before observe()")
         view = self._hand.view(self._seat_of[agent])
         observation = self._encoders[agent].encode(view)
-        for key in _SCALAR_KEYS:
+        for key in DISCRETE_KEYS:  # NumPy int64 scalars (see the env card)
             observation[key] = np.int64(observation[key])
         return {"observation": observation, "action_mask": action_mask(view.legal_actions)}
 

@@ -18,7 +18,7 @@ import pytest
 from envs.batched import HandBatch
 from envs.deals import deal_deck, deal_decks
 from envs.game import Hand
-from envs.observation import ObservationEncoder, encode_tables
+from envs.observation import ObservationEncoder, encode_batch, seat_batch, shown_cards
 from envs.rules import Action, Rules
 from envs.view import PlayerView
 
@@ -99,7 +99,7 @@ def _concatenate(observations: list[Observation]) -> dict[str, np.ndarray]:
 
 
 def _encode_tables(batch: HandBatch, seat: int, rows: np.ndarray | None) -> Observation:
-    return encode_tables(batch, seat=seat, rows=rows)
+    return encode_batch(seat_batch(batch, seat, rows), shown_cards(batch, rows))
 
 
 def current() -> dict[str, np.ndarray]:

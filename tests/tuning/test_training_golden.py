@@ -19,14 +19,12 @@ import pytest
 from envs.batched.views import decision_batch
 from envs.deals import deal_deck
 from envs.game import Hand
-from envs.observation import ObservationEncoder
 from envs.rules import Action, Rules
 from envs.view import PlayerView
 
 sb3_contrib = pytest.importorskip("sb3_contrib", reason="needs the rl extra")
 
-from tuning.training.observation_features import FeatureEncoder, seat_relative  # noqa: E402
-from tuning.training.policy import BatchedPolicy, PolicyAgent, decision_observations  # noqa: E402
+from tuning.training.policy import BatchedPolicy, PolicyAgent  # noqa: E402
 
 GOLDEN = Path(__file__).parent / "golden" / "policy.npz"
 MODEL = Path(__file__).parents[2] / "results" / "ppo-call-s1" / "model.zip"
@@ -54,20 +52,13 @@ def decisions(num_seats: int, count: int) -> list[PlayerView]:
 
 def scalar_features(views: list[PlayerView]) -> np.ndarray:
     """The features ``PolicyAgent`` computes for each view, stacked."""
-    encoder = FeatureEncoder(views[0].rules)
-    observations = ObservationEncoder(views[0].rules)
-    rows = []
-    for view in views:
-        obs = {key: np.asarray(value)[None] for key, value in observations.encode(view).items()}
-        rows.append(encoder.encode(seat_relative(obs, [view.seat]))[0])
-    return np.stack(rows)
+    agent = PolicyAgent(model=None)
+    return np.concatenate([agent.features(view) for view in views])
 
 
 def batched_features(views: list[PlayerView]) -> np.ndarray:
     """The features ``BatchedPolicy`` computes for the views as one decision batch."""
-    batch = decision_batch(views, range(len(views)))
-    encoder = FeatureEncoder(batch.rules)
-    return encoder.encode(seat_relative(decision_observations(batch), batch.seat))
+    return BatchedPolicy(None, len(views)).features(decision_batch(views, range(len(views))))
 
 
 def current() -> dict[str, np.ndarray]:
