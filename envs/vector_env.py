@@ -7,7 +7,9 @@ all tables, not Python per table. Its observations, rewards, terminations and in
 exactly those of Gymnasium's ``SyncVectorEnv`` over ``LimitHoldemEnv`` tables with the same
 seeds (``tests/envs/test_vector_env.py`` checks it): table ``i`` after ``reset(seed=s)`` plays
 the hands of ``LimitHoldemEnv.reset(seed=s + i)``, deals and opponents' decisions included
-(a list of seeds gives one per table; ``None`` continues a table's match).
+(a list of seeds gives one per table; ``None`` continues a table's match). The deals, the
+button and the opponents' random numbers follow the convention of all three envs
+(``envs.holdem_env.MatchDeals``), so the PettingZoo env seeded ``s`` deals table 0's cards.
 
 The default autoreset mode is ``SAME_STEP``, unlike Gymnasium's ``NEXT_STEP`` default: an
 episode is one hand of one to a few learner decisions, so ``NEXT_STEP``'s extra reset step
