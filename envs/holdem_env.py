@@ -1,4 +1,10 @@
-"""The Gymnasium environment: one learner seat against hosted agents (an adapter, no rules)."""
+"""The Gymnasium environment: one learner seat against hosted agents (an adapter, no rules).
+
+``MatchDeals`` is the dealing convention of the three envs of holdem-lab: this one and the
+PettingZoo env deal with it, and ``envs.learner_tables`` follows it in arrays for the vector
+env. The same seed deals the same cards, moves the button the same way and gives hosted agents
+the same random numbers.
+"""
 
 from __future__ import annotations
 
@@ -26,6 +32,7 @@ __all__ = [
     "RENDER_MODES",
     "LegalActionSpace",
     "LimitHoldemEnv",
+    "MatchDeals",
     "UnsupportedRenderMode",
     "check_render_mode",
     "match_key",
@@ -65,6 +72,45 @@ def check_render_mode(render_mode: str | None) -> None:
 def match_key(rng: np.random.Generator) -> int:
     """The key of a match seeded with ``rng``: its deals and common random numbers."""
     return int(rng.integers(2**63))
+
+
+class MatchDeals:
+    """The hands of an env's match, one after the other: cards, button and random numbers.
+
+    ``start(rng)`` begins a match with key ``k = match_key(rng)`` (one draw from ``rng``); hand
+    ``h`` of the match is then dealt ``envs.deals.deal_deck(k, h)``, with the button at seat
+    ``h % n``, and comes with its ``HandDraws``: the common random numbers
+    ``(k, h, seat, decision index)`` of ``envs.crn`` from which hosted agents that state their
+    policy have their actions drawn, as the match runner does.
+    """
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.key = 0
+        """The match key (see ``match_key``)."""
+        self.next_hand = 0
+        """The number of the next hand ``deal()`` gives."""
+        self._decks = np.zeros((0, 2 * rules.num_seats + 5), dtype=np.uint8)
+        self._first_dealt = 0  # the hand number of ``_decks[0]``
+
+    def start(self, rng: np.random.Generator) -> None:
+        """Begin a new match, its key drawn from ``rng``."""
+        self.key = match_key(rng)
+        self.next_hand = 0
+        self._decks = self._decks[:0]
+
+    def deal(self) -> tuple[Hand, HandDraws]:
+        """The match's next hand, blinds posted, and its common random numbers."""
+        hand_id = self.next_hand
+        self.next_hand += 1
+        n = self.rules.num_seats
+        offset = hand_id - self._first_dealt
+        if not 0 <= offset < len(self._decks):
+            hands = np.arange(hand_id, hand_id + DEAL_BLOCK)
+            self._decks = deal_decks(self.key, hands, cards=2 * n + 5)
+            self._first_dealt, offset = hand_id, 0
+        hand = Hand(self.rules, self._decks[offset], button=hand_id % n, hand_id=hand_id)
+        return hand, HandDraws(self.key, hand_id, n)
 
 
 class LegalActionSpace(spaces.Discrete):
@@ -141,16 +187,20 @@ class LimitHoldemEnv(gym.Env[ObsType, np.int64]):
     ## Seeding
 
     ``reset(seed=s)`` starts a new match: the deals and the button restart, and every opponent
-    is reset (its memory cleared). The match draws one key ``k`` from the env's generator;
-    hand ``h`` of the match is dealt ``envs.deals.deal_deck(k, h)`` and an opponent that states
-    its policy (``envs.protocols.KnownPolicy``: every bot and BPP) has its action drawn by
-    inverse CDF from the common random number ``(k, h, seat, decision index)`` of
-    ``envs.crn``, as the match runner does; the other opponents draw from their own
-    generators, spawned from the env's. So ``gymnasium.make_vec`` (``envs.vector_env``), whose
-    opponents decide for all its tables at once, plays at table ``i`` exactly the hands of
-    ``reset(seed=s + i)``. Same seed and same learner actions give the same episodes,
-    opponents' decisions included. ``reset()`` without a seed continues the match (a hand in
-    progress is abandoned: nobody is told of it).
+    is reset (its memory cleared). The match draws one key ``k`` from the env's generator
+    (``MatchDeals``); hand ``h`` of the match is dealt ``envs.deals.deal_deck(k, h)`` with the
+    button at seat ``h % n``, and an opponent that states its policy
+    (``envs.protocols.KnownPolicy``: every bot and BPP) has its action drawn by inverse CDF
+    from the common random number ``(k, h, seat, decision index)`` of ``envs.crn``, as the
+    match runner does; the other opponents draw from their own generators, spawned from the
+    env's after the key is drawn, one per opponent in seat order. The other envs share this
+    convention: ``gymnasium.make_vec`` (``envs.vector_env``), whose opponents decide for all
+    its tables at once, plays at table ``i`` exactly the hands of ``reset(seed=s + i)``, and
+    the PettingZoo env (``envs.pettingzoo_env``) seeded ``s`` deals the same cards, with the
+    same button, and hosts the same agents in seats 1..n-1 with the same random numbers. Same
+    seed and same learner actions give the same episodes, opponents' decisions included.
+    ``reset()`` without a seed continues the match (a hand in progress is abandoned: nobody is
+    told of it).
 
     ## Arguments
 
@@ -174,7 +224,8 @@ class LimitHoldemEnv(gym.Env[ObsType, np.int64]):
     ## Version History
 
     * v0: initial version; deals and the stated-policy opponents' draws from the match key's
-      common random numbers (so that the vector env plays the same hands).
+      common random numbers (so that the vector env and the PettingZoo env play the same
+      hands).
     """
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}  # noqa: RUF012 - Gymnasium
@@ -211,12 +262,9 @@ class LimitHoldemEnv(gym.Env[ObsType, np.int64]):
         self._table: list[SeatAgent | None] = [None, *self.opponents]
         self._names = ("learner", *(agent.name for agent in self.opponents))
         self._encoder = ObservationEncoder(rules)
+        self._deals = MatchDeals(rules)
         self._hand: Hand | None = None
-        self._hand_id = 0
         self._draws: HandDraws | None = None
-        self._key = 0
-        self._decks = np.zeros((0, 2 * n + 5), dtype=np.uint8)
-        self._first_dealt = 0  # the hand number of ``_decks[0]``
         self._opponents_seeded = False
 
     # ------------------------------------------------------------------ API
@@ -268,9 +316,7 @@ class LimitHoldemEnv(gym.Env[ObsType, np.int64]):
     def _start(self, seed: int | None) -> dict[str, Any]:
         super().reset(seed=seed)
         if seed is not None or not self._opponents_seeded:
-            self._hand_id = 0
-            self._key = match_key(self.np_random)
-            self._decks = self._decks[:0]
+            self._deals.start(self.np_random)
             for agent, stream in zip(
                 self.opponents, self.np_random.spawn(len(self.opponents)), strict=True
             ):
@@ -278,8 +324,7 @@ class LimitHoldemEnv(gym.Env[ObsType, np.int64]):
             self._opponents_seeded = True
         skipped: list[float] = []
         while True:
-            hand = self._deal()
-            draws = HandDraws(self._key, hand.hand_id, self.rules.num_seats)
+            hand, draws = self._deals.deal()
             if play_turns(hand, self._table, draws) is not None:
                 break
             tell_hand_end(hand, self._table)
@@ -297,18 +342,6 @@ class LimitHoldemEnv(gym.Env[ObsType, np.int64]):
             return 0.0, False, self._info()
         tell_hand_end(hand, self._table)
         return self._reward(hand), True, {**self._info(), "payoffs": hand.payoffs}
-
-    def _deal(self) -> Hand:
-        hand_id = self._hand_id
-        self._hand_id += 1
-        n = self.rules.num_seats
-        offset = hand_id - self._first_dealt
-        if not 0 <= offset < len(self._decks):
-            hands = np.arange(hand_id, hand_id + DEAL_BLOCK)
-            self._decks = deal_decks(self._key, hands, cards=2 * n + 5)
-            self._first_dealt, offset = hand_id, 0
-        deck = self._decks[offset]
-        return Hand(self.rules, deck, button=(LEARNER_SEAT + hand_id) % n, hand_id=hand_id)
 
     def _learner_view(self) -> PlayerView:
         assert self._hand is not None

@@ -1,8 +1,12 @@
-"""The learner's observation: a Gymnasium ``Dict`` space and the encoding of a ``PlayerView``.
+"""The learner's observation: a Gymnasium ``Dict`` space and its two encoders.
 
-The observation is built from the learner's ``PlayerView`` alone, so it cannot hold more than
-the seat may know: opponents' hole cards appear only in ``shown``, and only once shown down.
-Seats are absolute seat numbers; the learner always sits in seat 0.
+An observation is built from what one seat may see and nothing else: opponents' hole cards
+appear only in ``shown``, and only once shown down. Seats are absolute seat numbers (the
+Gymnasium learner always sits in seat 0). One encoder takes a scalar ``PlayerView``
+(``ObservationEncoder``, ``encode_view``: the Gymnasium and PettingZoo envs, ``PolicyAgent``),
+the other the rows of a ``envs.batched.views.DecisionBatch`` (``encode_batch``: ``BatchedPolicy``,
+and the vector env, whose learner's rows ``seat_batch`` and ``shown_cards`` read from its
+``HandBatch``); a view and a one-row batch of the same decision give the same arrays.
 
 | key | space | meaning |
 |---|---|---|
@@ -23,31 +27,36 @@ Seats are absolute seat numbers; the learner always sits in seat 0.
 
 ``T`` is the total of the starting stacks; ``history`` rows past the last action are -1, and
 ``H`` bounds the actions of a hand (``history_length``). Blinds are not actions: they show in
-``bets`` and ``contributions``.
+``bets`` and ``contributions``. One observation has plain ints for the ``Discrete`` keys
+(``DISCRETE_KEYS``); a batch has an ``int64`` array per key with a leading row axis, the
+layout of Gymnasium's ``batch_space`` (``folded`` is ``int8``, every other key ``int64``).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
+from envs.batched.engine import HandBatch
+from envs.batched.rows import by_seat, pot, table_field
+from envs.batched.views import DecisionBatch
 from envs.events import Acted
 from envs.rules import Rules
-from envs.view import PlayerView
-
-if TYPE_CHECKING:
-    from envs.batched.engine import HandBatch
+from envs.view import PlayerView, position_of
 
 __all__ = [
+    "DISCRETE_KEYS",
     "NO_CARD",
     "ObservationEncoder",
-    "encode_tables",
+    "encode_batch",
     "encode_view",
     "history_length",
     "observation_space",
+    "seat_batch",
+    "shown_cards",
 ]
 
 NO_CARD = 52
@@ -55,6 +64,11 @@ NO_CARD = 52
 
 HISTORY_COLUMNS = 4
 """street, seat, action, chips."""
+
+DISCRETE_KEYS = ("street", "button", "position", "num_bets")
+"""The keys of ``Discrete`` spaces: plain ints in one observation."""
+
+Observations = dict[str, npt.NDArray[Any]]
 
 _NO_BOARD = (NO_CARD,) * 5
 _NO_PAIR = (NO_CARD, NO_CARD)
@@ -182,54 +196,134 @@ class ObservationEncoder:
         return tuple(card for cards in view.shown for card in (cards or _NO_PAIR))
 
 
-def encode_tables(
-    batch: HandBatch, seat: int = 0, rows: npt.NDArray[np.intp] | None = None
-) -> dict[str, npt.NDArray[Any]]:
-    """The observations of ``seat`` at the tables ``rows`` of ``batch`` (default: all), stacked
-    along a first table axis, straight from the batch's arrays.
+def encode_batch(
+    batch: DecisionBatch, shown: npt.NDArray[np.integer] | None = None
+) -> Observations:
+    """The observations of the seat of every row of ``batch`` (fresh arrays, safe to keep).
 
-    Row ``i`` equals ``ObservationEncoder(batch.rules).encode(batch.view(rows[i], seat))``, with
-    the dtypes of Gymnasium's ``batch_space`` (int64, ``folded`` int8): fresh arrays, in one
-    array operation per key whatever the number of tables.
+    Row ``i`` holds what ``ObservationEncoder(batch.rules).encode(view)`` gives for the view
+    row ``i`` was built from, as ``int64`` arrays (``folded`` ``int8``): the layout of
+    Gymnasium's ``batch_space``. One array operation per key whatever the number of rows.
+
+    Args:
+        batch: The rows to encode (``seat_batch`` also builds one at finished hands).
+        shown: ``(k, S, 2)`` cards each seat showed down, -1 where not shown (the layout of
+            ``HandEndBatch.shown``); default nothing shown, as at every decision.
+
+    Raises:
+        ValueError: if a row has more actions than ``history_length(batch.rules)``.
     """
     rules = batch.rules
     n = rules.num_seats
-    at = slice(None) if rows is None else rows
-    deck = batch.deck[at]
-    over = batch.over[at]
-    board_len = batch.board_len[at]
-    board = np.where(np.arange(5) < board_len[:, np.newaxis], deck[:, 2 * n : 2 * n + 5], NO_CARD)
-    bets = batch.bets[at].astype(np.int64)
-    stacks = batch.stacks[at].astype(np.int64)
-    contributions = batch.contributions[at].astype(np.int64)
-    owed = batch.max_bet[at] - bets[:, seat]
-    to_call = np.where(over, 0, np.minimum(stacks[:, seat], owed))
-    button = batch.button[at].astype(np.int64)
-    length = history_length(rules)
-    logged = np.arange(length) < batch.log_len[at, np.newaxis]
-    history = np.full((len(deck), length, HISTORY_COLUMNS), -1, dtype=np.int64)
+    board_len = np.asarray(batch.board_len)
+    rows = len(board_len)
+    dealt = np.arange(5) < board_len[:, np.newaxis]
+    button = np.array(batch.button, dtype=np.int64)
+    seat = np.array(batch.seat, dtype=np.int64)
+    if shown is None:
+        cards = np.full((rows, 2 * n), NO_CARD, dtype=np.int64)
+    else:
+        shown = np.asarray(shown).reshape(rows, 2 * n)
+        cards = np.where(shown >= 0, shown, NO_CARD).astype(np.int64)
+    return {
+        "hole": np.array(batch.hole, dtype=np.int64),
+        "board": np.where(dealt, batch.board, NO_CARD).astype(np.int64),
+        "street": np.array(batch.street, dtype=np.int64),
+        "button": button,
+        "position": position_of(seat, button, n),
+        "pot": np.array(batch.pot, dtype=np.int64)[:, np.newaxis],
+        "to_call": np.array(batch.to_call, dtype=np.int64)[:, np.newaxis],
+        "num_bets": np.array(batch.num_bets, dtype=np.int64),
+        "bets": np.array(batch.bets, dtype=np.int64),
+        "contributions": np.array(batch.contributions, dtype=np.int64),
+        "stacks": np.array(batch.stacks, dtype=np.int64),
+        "folded": np.array(batch.folded, dtype=np.int8),
+        "history": _history(batch, history_length(rules)),
+        "shown": cards,
+    }
+
+
+def _history(batch: DecisionBatch, length: int) -> npt.NDArray[np.int64]:
+    """The ``history`` key of ``batch``: ``length`` rows per row of the batch, -1 past its log."""
+    logged_len = np.asarray(batch.log_len)
+    if logged_len.size and int(logged_len.max()) > length:
+        row = int(np.argmax(logged_len))
+        raise ValueError(
+            f"hand {int(batch.hand_id[row])} has {int(logged_len[row])} actions, more than the "
+            f"{length} rows of the history"
+        )
     logs: tuple[npt.NDArray[Any], ...] = (
         batch.log_street,
         batch.log_seat,
         batch.log_action,
         batch.log_amount,
     )
+    width = min(length, logs[0].shape[1])
+    logged = np.arange(width) < logged_len[:, np.newaxis]
+    history = np.full((len(logged_len), length, HISTORY_COLUMNS), -1, dtype=np.int64)
     for column, log in enumerate(logs):
-        np.copyto(history[:, :, column], log[at, :length], where=logged)
-    shown = np.repeat(batch.showed[at] & over[:, np.newaxis], 2, axis=1)
-    return {
-        "hole": deck[:, 2 * seat : 2 * seat + 2].astype(np.int64),
-        "board": board.astype(np.int64),
-        "street": batch.street[at].astype(np.int64),
-        "button": button,
-        "position": (seat - button - 1) % n,
-        "pot": contributions.sum(axis=1, keepdims=True),
-        "to_call": to_call[:, np.newaxis].astype(np.int64),
-        "num_bets": batch.num_bets[at].astype(np.int64),
-        "bets": bets,
-        "contributions": contributions,
-        "stacks": stacks,
-        "folded": batch.folded[at].astype(np.int8),
-        "history": history,
-        "shown": np.where(shown, deck[:, : 2 * n], NO_CARD).astype(np.int64),
-    }
+        np.copyto(history[:, :width, column], log[:, :width], where=logged)
+    return history
+
+
+_WHOLE = frozenset(
+    [
+        "button",
+        "hand_id",
+        "street",
+        "board_len",
+        "folded",
+        "log_len",
+        "log_street",
+        "log_seat",
+        "log_action",
+        "log_amount",
+    ]
+)
+"""Fields a ``seat_batch`` of every table reads uncopied from the ``HandBatch`` (its arrays
+have the fields' shapes and dtypes): the log arrays are most of an encoding's reads."""
+
+
+def seat_batch(
+    batch: HandBatch, seat: int, rows: npt.NDArray[np.intp] | None = None
+) -> DecisionBatch:
+    """What ``seat`` sees at the tables ``rows`` of ``batch`` (default: all), as a
+    ``DecisionBatch`` whether or not the seat is to act there (each field computed when
+    first read).
+
+    Where the seat is to act, a row holds what ``decisions_at`` gives; elsewhere ``legal`` is
+    all False and ``to_call`` what the seat would put in to call (0 once the hand is over),
+    as in its ``PlayerView``. The vector env encodes its learner's seat with it, at decisions
+    and at finished hands alike (with ``shown_cards``).
+    """
+    at = np.arange(batch.num_tables, dtype=np.intp) if rows is None else rows
+    seats = np.full(len(at), seat, dtype=np.int8)
+
+    def field(name: str) -> Any:
+        if name == "pot":
+            return pot(batch, at)
+        if name == "to_call":
+            stack = np.take(batch.stacks[:, seat], at).astype(np.int64)
+            owed = batch.max_bet[at] - np.take(batch.bets[:, seat], at).astype(np.int64)
+            return np.where(batch.over[at], 0, np.minimum(stack, owed)).astype(np.int64)
+        if name == "legal":
+            return batch.legal_mask()[at] & (batch.actor[at] == seat)[:, np.newaxis]
+        if rows is None and name in _WHOLE:
+            whole: npt.NDArray[Any] = getattr(batch, name)  # read-only, in the field's dtype
+            return whole
+        return table_field(batch, at, seats, name)
+
+    return DecisionBatch(field, rules=batch.rules, tables=at, seat=seats)
+
+
+def shown_cards(
+    batch: HandBatch, rows: npt.NDArray[np.intp] | None = None
+) -> npt.NDArray[np.int16]:
+    """``(k, S, 2)``: the cards each seat showed down at the tables ``rows`` (default: all),
+    -1 where not shown or the hand is not over (``encode_batch``'s ``shown``)."""
+    at = np.arange(batch.num_tables, dtype=np.intp) if rows is None else rows
+    n = batch.num_seats
+    cards = batch.deck[at, : 2 * n].reshape(len(at), n, 2).astype(np.int16)
+    showed = by_seat(batch.showed, at) & batch.over[at, np.newaxis]
+    shown: npt.NDArray[np.int16] = np.where(showed[:, :, np.newaxis], cards, np.int16(-1))
+    return shown

@@ -41,11 +41,12 @@ from pettingzoo.utils import wrappers
 
 from envs.actions import act_on, action_mask
 from envs.game import Hand
-from envs.observation import ObservationEncoder, observation_space
+from envs.holdem_env import MatchDeals
+from envs.observation import DISCRETE_KEYS, ObservationEncoder, observation_space
 from envs.protocols import SeatAgent
 from envs.render import render_view
 from envs.rules import Action, Rules
-from envs.seating import build_agents, play_turns, tell_hand_end
+from envs.seating import HandDraws, build_agents, play_turns, tell_hand_end
 from envs.validation import whole_number
 
 __all__ = ["MAX_HANDS_WITHOUT_DECISION", "LimitHoldemAECEnv", "env", "raw_env"]
@@ -55,8 +56,6 @@ ActionType = int | np.integer[Any] | npt.NDArray[np.integer[Any]] | None
 
 MAX_HANDS_WITHOUT_DECISION = 1000
 """Hands in a row without a learner decision after which the rules are declared unplayable."""
-
-_SCALAR_KEYS = ("street", "button", "position", "num_bets")  # Discrete: NumPy int64 scalars
 
 
 def raw_env(
@@ -164,11 +163,16 @@ class LimitHoldemAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no ty
 
     ## Seeding
 
-    ``reset(seed=s)`` starts a match: hand ``k`` is dealt from the ``k``-th ``permutation(52)``
-    of a generator seeded with ``s`` (``np.random.default_rng(s)``), the button restarts at
-    seat 0, and the hosted agents (in seat order) are reset with generators spawned from it.
-    ``reset()`` without a seed starts the next episode of the same match: deals, button and
-    hosted agents' memories go on. Same seed and same actions give the same episodes.
+    ``reset(seed=s)`` starts a match dealt as in ``LimitHoldemEnv`` and the vector env
+    (``envs.holdem_env.MatchDeals``): a key ``k`` drawn from ``seeding.np_random(s)``, hand
+    ``h`` dealt ``envs.deals.deal_deck(k, h)`` with the button at seat ``h % n``, hosted
+    agents that state their policy (``envs.protocols.KnownPolicy``) drawing their actions
+    from the common random numbers ``(k, h, seat, decision index)`` of ``envs.crn``, and the
+    hosted agents (in seat order) reset with generators spawned after the key. So a seed
+    deals the same cards in the three envs, and with ``LimitHoldemEnv``'s opponents hosted in
+    seats 1..n-1, ``player_0`` plays the Gymnasium learner's hands. ``reset()`` without a seed
+    starts the next episode of the same match: deals, button and hosted agents' memories go
+    on. Same seed and same actions give the same episodes.
 
     ## Arguments
 
@@ -188,7 +192,9 @@ class LimitHoldemAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no ty
 
     ## Version History
 
-    * v0: initial version.
+    * v0: initial version. Its deals then changed to ``MatchDeals`` (the Gymnasium envs' cards
+      and common random numbers): they were the seed generator's ``permutation(52)``, with
+      every hosted agent drawing its actions from its own generator.
     """
 
     agent_selection: str
@@ -247,8 +253,9 @@ class LimitHoldemAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no ty
         self._encoders = {agent: ObservationEncoder(rules) for agent in self.possible_agents}
         self.agents: list[str] = []
         self._np_random: np.random.Generator | None = None
+        self._deals = MatchDeals(rules)
         self._hand: Hand | None = None
-        self._hand_id = 0
+        self._draws: HandDraws | None = None
         self._counted = 0  # hands of this episode in which some agent had a decision
         self._decided = False  # whether an agent had a decision in the current hand
         self._pending = dict.fromkeys(self.possible_agents, 0.0)
@@ -270,7 +277,7 @@ class LimitHoldemAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no ty
         """
         if seed is not None or self._np_random is None:
             self._np_random, _ = seeding.np_random(seed)
-            self._hand_id = 0
+            self._deals.start(self._np_random)
             for agent, stream in zip(
                 self.hosted, self._np_random.spawn(len(self.hosted)), strict=True
             ):
@@ -281,7 +288,7 @@ class LimitHoldemAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no ty
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self._counted = 0
-        self._hand = self._deal()
+        self._deal()
         reached = self._play_to_decision()
         assert reached  # hands without a decision do not count, so one is always reached
         # PettingZoo starts every episode at zero reward: hands played out before the first
@@ -316,7 +323,7 @@ class LimitHoldemAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no ty
             raise ResetNeeded("call reset() before observe()")
         view = self._hand.view(self._seat_of[agent])
         observation = self._encoders[agent].encode(view)
-        for key in _SCALAR_KEYS:
+        for key in DISCRETE_KEYS:  # NumPy int64 scalars (see the env card)
             observation[key] = np.int64(observation[key])
         return {"observation": observation, "action_mask": action_mask(view.legal_actions)}
 
@@ -331,13 +338,9 @@ class LimitHoldemAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no ty
 
     # ------------------------------------------------------------ internals
 
-    def _deal(self) -> Hand:
-        assert self._np_random is not None
-        hand_id = self._hand_id
-        self._hand_id += 1
+    def _deal(self) -> None:
+        self._hand, self._draws = self._deals.deal()
         self._decided = False
-        deck = self._np_random.permutation(52)
-        return Hand(self.rules, deck, button=hand_id % self.rules.num_seats, hand_id=hand_id)
 
     def _play_to_decision(self) -> bool:
         """Let hosted seats act until an agent is to act (``True``) or the episode ends.
@@ -347,7 +350,7 @@ class LimitHoldemAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no ty
         skipped = 0
         while True:
             assert self._hand is not None
-            seat = play_turns(self._hand, self._table)
+            seat = play_turns(self._hand, self._table, self._draws)
             if seat is not None:
                 self.agent_selection = self._agent_at[seat]
                 return True
@@ -367,10 +370,10 @@ class LimitHoldemAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no ty
                         f"{self.rules.starting_stacks} and blinds {self.rules.small_blind}/"
                         f"{self.rules.big_blind} the agents' seats never get to act"
                     )
-            self._hand = self._deal()
+            self._deal()
 
     def _update_infos(self) -> None:
-        hand_id = self._hand_id - 1  # the hand dealt last
+        hand_id = self._deals.next_hand - 1  # the hand dealt last
         self.infos = {agent: {"hand_id": hand_id} for agent in self.agents}
 
 

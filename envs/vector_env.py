@@ -7,7 +7,9 @@ all tables, not Python per table. Its observations, rewards, terminations and in
 exactly those of Gymnasium's ``SyncVectorEnv`` over ``LimitHoldemEnv`` tables with the same
 seeds (``tests/envs/test_vector_env.py`` checks it): table ``i`` after ``reset(seed=s)`` plays
 the hands of ``LimitHoldemEnv.reset(seed=s + i)``, deals and opponents' decisions included
-(a list of seeds gives one per table; ``None`` continues a table's match).
+(a list of seeds gives one per table; ``None`` continues a table's match). The deals, the
+button and the opponents' random numbers follow the convention of all three envs
+(``envs.holdem_env.MatchDeals``), so the PettingZoo env seeded ``s`` deals table 0's cards.
 
 The default autoreset mode is ``SAME_STEP``, unlike Gymnasium's ``NEXT_STEP`` default: an
 episode is one hand of one to a few learner decisions, so ``NEXT_STEP``'s extra reset step
@@ -41,7 +43,13 @@ from gymnasium.vector.utils import batch_space
 
 from envs.holdem_env import LEARNER_SEAT, RENDER_MODES, check_render_mode
 from envs.learner_tables import LearnerTables, OpponentSpec, check_opponent_specs
-from envs.observation import encode_tables, observation_space
+from envs.observation import (
+    DISCRETE_KEYS,
+    encode_batch,
+    observation_space,
+    seat_batch,
+    shown_cards,
+)
 from envs.render import render_view
 from envs.rules import Action, Rules
 from envs.validation import whole_number
@@ -49,8 +57,6 @@ from envs.validation import whole_number
 __all__ = ["LimitHoldemVectorEnv", "OpponentSpec"]
 
 Index = npt.NDArray[np.intp]
-_SCALAR_KEYS = ("street", "button", "position", "num_bets")
-"""Observation keys of ``Discrete`` spaces: plain ints in one table's observation."""
 
 
 class LimitHoldemVectorEnv(VectorEnv):
@@ -142,7 +148,7 @@ class LimitHoldemVectorEnv(VectorEnv):
         _add(info, "skipped_rewards", rows, _skipped(rows, skipped, self._empty), self.num_envs)
         # Tables not reset show their latest observation again, as in SyncVectorEnv (zeros
         # for tables never reset).
-        obs = encode_tables(self.tables.batch)
+        obs = self._observations()
         if not self._seeded.all():
             for value in obs.values():
                 value[~self._seeded] = 0
@@ -195,7 +201,7 @@ class LimitHoldemVectorEnv(VectorEnv):
         _add(info, "skipped_rewards", restarted, _skipped(restarted, skipped, self._empty), n)
         info.update(final)
         truncated = np.zeros(self.num_envs, dtype=bool)  # a hand is never truncated
-        return encode_tables(tables.batch), rewards, terminated, truncated, info
+        return self._observations(), rewards, terminated, truncated, info
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """``(num_envs, 3)`` legal actions of the learner at every table now (sb3-contrib's
@@ -249,6 +255,12 @@ class LimitHoldemVectorEnv(VectorEnv):
             raise ValueError(f"expected {self.num_envs} seeds (one per table), got {len(seeds)}")
         return seeds
 
+    def _observations(self, rows: Index | None = None) -> dict[str, Any]:
+        """The learner's observations at ``rows`` (default: every table), from the batch's
+        arrays (``envs.observation.encode_batch``), at decisions and finished hands alike."""
+        batch = self.tables.batch
+        return encode_batch(seat_batch(batch, LEARNER_SEAT, rows), shown_cards(batch, rows))
+
     def _info(self, rows: Index) -> dict[str, Any]:
         """``action_mask`` and ``hand_id`` of ``rows``, Gymnasium's vector layout."""
         info: dict[str, Any] = {}
@@ -272,10 +284,10 @@ class LimitHoldemVectorEnv(VectorEnv):
         """``final_obs`` and ``final_info`` of the hands that ended at ``rows`` (before the next
         hands overwrite them), as ``SyncVectorEnv`` gives them."""
         n = self.num_envs
-        batched = encode_tables(self.tables.batch, rows=rows)
+        batched = self._observations(rows)
         # Per table: row views of the fresh batch arrays, and plain ints for Discrete keys.
         columns = [
-            value.tolist() if key in _SCALAR_KEYS else list(value)
+            value.tolist() if key in DISCRETE_KEYS else list(value)
             for key, value in batched.items()
         ]
         final_obs = np.full(n, None, dtype=object)

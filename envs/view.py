@@ -2,10 +2,28 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from envs.events import Acted
 from envs.rules import Action, Rules, Street
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+__all__ = ["PlayerView", "position_of"]
+
+Seats = TypeVar("Seats", int, "npt.NDArray[np.int64]")
+
+
+def position_of(seat: Seats, button: Seats, num_seats: int) -> Seats:
+    """The position of ``seat`` when the button is at ``button``: 0 for the first seat left of
+    the button ... ``num_seats - 1`` for the button itself (ints, or int64 arrays elementwise).
+
+    >>> [position_of(seat, 1, 3) for seat in range(3)]
+    [1, 2, 0]
+    """
+    return (seat - button - 1) % num_seats
 
 
 class PlayerView(NamedTuple):
@@ -57,7 +75,7 @@ class PlayerView(NamedTuple):
     @property
     def position(self) -> int:
         """0 for the first seat left of the button ... ``num_seats - 1`` for the button."""
-        return (self.seat - self.button - 1) % self.rules.num_seats
+        return position_of(self.seat, self.button, self.rules.num_seats)
 
     @property
     def pot(self) -> int:

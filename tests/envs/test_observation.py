@@ -1,4 +1,5 @@
-"""The observation encoder: stateful, batched and one-off encodings match a plain reference."""
+"""The observation encoders: stateful, one-off and batch encodings match a plain reference,
+and a view and the one-row batch of the same decision encode to the same arrays."""
 
 from __future__ import annotations
 
@@ -7,10 +8,12 @@ from typing import Any
 import numpy as np
 import pytest
 
+from envs.batched.views import DecisionBatch, decision_batch
 from envs.game import Hand
 from envs.observation import (
     NO_CARD,
     ObservationEncoder,
+    encode_batch,
     encode_view,
     history_length,
     observation_space,
@@ -59,8 +62,11 @@ def assert_same_observation(got: dict[str, Any], expected: dict[str, Any]) -> No
             assert type(got[key]) is int and got[key] == value, key
 
 
-def seat_views(num_seats: int, seed: int, hands: int) -> list[PlayerView]:
-    """Seat 0's view at every decision and at the end of seeded random hands, in order."""
+def seat_views(
+    num_seats: int, seed: int, hands: int, *, every_actor: bool = False
+) -> list[PlayerView]:
+    """Seat 0's view at every decision and at the end of seeded random hands, in order (or,
+    ``every_actor``, the view of each seat to act, at every decision)."""
     rng = np.random.default_rng(seed)
     rules = Rules(
         num_seats=num_seats, stacks=tuple(int(s) for s in rng.integers(6, 60, num_seats))
@@ -68,12 +74,13 @@ def seat_views(num_seats: int, seed: int, hands: int) -> list[PlayerView]:
     views = []
     for hand_id in range(hands):
         hand = Hand(rules, rng.permutation(52), button=hand_id % num_seats, hand_id=hand_id)
-        while not hand.is_over:
-            if hand.actor == 0:
-                views.append(hand.view(0))
+        while (actor := hand.actor) is not None:
+            if actor == 0 or every_actor:
+                views.append(hand.view(actor))
             legal = hand.legal_actions()
             hand.act(legal[int(rng.integers(len(legal)))])
-        views.append(hand.view(0))
+        if not every_actor:
+            views.append(hand.view(0))
     return views
 
 
@@ -106,3 +113,33 @@ def test_a_history_longer_than_its_rows_is_refused() -> None:
     view = next(v for v in seat_views(3, seed=0, hands=20) if len(v.actions) > 2)
     with pytest.raises(ValueError, match="more than the 2 rows of the history"):
         encode_view(view, history_rows=2)
+
+
+@pytest.mark.parametrize("num_seats", [2, 3, 6, 10])
+def test_a_view_and_its_one_row_decision_batch_encode_alike(num_seats: int) -> None:
+    """Every key, value, shape and dtype, at every decision of seeded random hands; and a
+    batch of all of them row by row."""
+    views = seat_views(num_seats, seed=100 + num_seats, hands=40, every_actor=True)
+    assert {v.seat for v in views} == set(range(num_seats))
+    assert {int(v.street) for v in views} == {0, 1, 2, 3}
+    encoder = ObservationEncoder(views[0].rules)
+    together = encode_batch(decision_batch(views, range(len(views))))
+    for row, view in enumerate(views):
+        single = encoder.encode(view)
+        alone = encode_batch(decision_batch([view], [0]))
+        assert alone.keys() == single.keys() == together.keys()
+        for key, value in single.items():
+            expected = np.asarray(value)
+            for got in (alone[key][0], together[key][row]):
+                assert got.shape == expected.shape and got.dtype == expected.dtype, key
+                assert np.array_equal(got, expected), (key, row)
+
+
+def test_a_batch_with_more_actions_than_history_rows_is_refused() -> None:
+    view = next(v for v in seat_views(3, seed=0, hands=20, every_actor=True) if v.actions)
+    batch = decision_batch([view], [0])
+    fields = {name: getattr(batch, name) for name in DecisionBatch.__annotations__}
+    rows = history_length(view.rules)
+    fields["log_len"] = np.array([rows + 1], dtype=np.int16)
+    with pytest.raises(ValueError, match=f"has {rows + 1} actions, more than the {rows} rows"):
+        encode_batch(DecisionBatch(**fields))

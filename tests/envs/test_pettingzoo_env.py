@@ -22,12 +22,15 @@ from pettingzoo.test import api_test, seed_test
 
 import envs.pettingzoo_env as pz
 from agents.baselines import CallAgent
+from envs.deals import deal_deck
 from envs.game import Hand
+from envs.holdem_env import match_key
 from envs.observation import encode_view
 from envs.pettingzoo_env import LimitHoldemAECEnv, env, raw_env
 from envs.protocols import SeatAgent
 from envs.registry import make_agent
 from envs.rules import Action, Rules
+from envs.seating import HandDraws
 
 FOLD, CALL, RAISE = Action.FOLD, Action.CALL, Action.RAISE
 
@@ -115,6 +118,7 @@ def _reference(
     hands played out before an episode's first decision (paid with its first step)."""
     n = rules.num_seats
     rng = np.random.default_rng(seed)
+    key = match_key(rng)
     table: list[SeatAgent | None] = [None] * n
     for seat in sorted(hosted):
         table[seat] = make_agent(hosted[seat])
@@ -129,12 +133,13 @@ def _reference(
     counted = done = skipped_at_reset = 0
     started = False  # whether the episode has had a decision
     for hand_id in range(10**6):
-        hand = Hand(rules, rng.permutation(52), button=hand_id % n, hand_id=hand_id)
+        hand = Hand(rules, deal_deck(key, hand_id), button=hand_id % n, hand_id=hand_id)
+        draws = HandDraws(key, hand_id, n)
         decided = False
         while (seat := hand.actor) is not None:
             bot = table[seat]
             if bot is not None:
-                hand.act(bot.act(hand.view(seat)))
+                hand.act(draws.decide(bot, hand.view(seat)))
                 continue
             agent, action = next(pending)
             assert agent == f"player_{seat}", f"hand {hand_id}: the env asked {agent}"
@@ -164,7 +169,7 @@ DIFFERENTIAL = [
     (2, {}, (30, 9), 40),
     (3, {}, None, 30),
     (6, {}, (14, 40, 9, 60, 25, 30), 20),
-    (2, {1: "random"}, None, 3),
+    (2, {1: "random"}, None, 1),
     (6, {1: "rule", 3: "random", 4: "raise"}, (14, 40, 9, 60, 25, 30), 20),
 ]
 EPISODES = 8

@@ -5,8 +5,10 @@
 ``FeatureEncoder``), masks the policy's action distribution with ``view.legal_actions`` and
 plays the most probable legal action (``deterministic=True``, the default) or states the masked
 distribution, from which the runners draw. Its batched form ``BatchedPolicy`` does the same for
-every row of a ``DecisionBatch`` with one network call, so that evaluation matches run on the
-batched engine. Neither learns during a match; training happens in ``tuning.training.trainer``.
+every row of a ``DecisionBatch`` (``envs.observation.encode_batch``, which gives a row what
+``ObservationEncoder`` gives its view) with one network call, so that evaluation matches run on
+the batched engine. Neither learns during a match; training happens in
+``tuning.training.trainer``.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import torch
 
 from agents.base import KnownPolicyAgent, Probabilities, legal_actions
 from envs.batched.views import DecisionBatch, HandEndBatch
-from envs.observation import NO_CARD, ObservationEncoder
+from envs.observation import ObservationEncoder, encode_batch
 from envs.rules import Action, Rules
 from envs.view import PlayerView
 from tuning.training.observation_features import FeatureEncoder, seat_relative
@@ -76,16 +78,20 @@ class PolicyAgent(KnownPolicyAgent):
         self._encoder: FeatureEncoder | None = None
         self._observations: ObservationEncoder | None = None
 
-    def probabilities(self, view: PlayerView) -> Floats:
-        """The policy's probability of fold, check/call and bet/raise, illegal ones zero."""
-        legal = legal_actions(view)
+    def features(self, view: PlayerView) -> npt.NDArray[np.float32]:
+        """``(1, size)``: the network's input at ``view``, its seat seen as seat 0."""
         if self._encoder is None or self._encoder.rules != view.rules:
             self._encoder = FeatureEncoder(view.rules)
             self._observations = ObservationEncoder(view.rules)
         assert self._observations is not None
         obs = self._observations.encode(view)
         batched = {key: np.asarray(value)[None] for key, value in obs.items()}
-        features = self._encoder.encode(seat_relative(batched, [view.seat]))
+        return self._encoder.encode(seat_relative(batched, [view.seat]))
+
+    def probabilities(self, view: PlayerView) -> Floats:
+        """The policy's probability of fold, check/call and bet/raise, illegal ones zero."""
+        legal = legal_actions(view)
+        features = self.features(view)
         mask = np.zeros((1, len(Action)), dtype=bool)
         mask[0, list(legal)] = True
         row: Floats = policy_probabilities(self.model, features, mask)[0]
@@ -130,10 +136,14 @@ class BatchedPolicy:
     def observe_ends(self, batch: HandEndBatch) -> None:
         """Nothing to learn."""
 
+    def features(self, batch: DecisionBatch) -> npt.NDArray[np.float32]:
+        """``(k, size)``: the network's input at every row, each row's seat seen as seat 0."""
+        encoder = self._encoder_for(batch.rules)
+        return encoder.encode(seat_relative(encode_batch(batch), batch.seat))
+
     def probabilities(self, batch: DecisionBatch) -> Floats:
         """``(k, 3)``: the most probable legal action for sure, or the masked distribution."""
-        encoder = self._encoder_for(batch.rules)
-        features = encoder.encode(seat_relative(decision_observations(batch), batch.seat))
+        features = self.features(batch)
         probabilities = policy_probabilities(self.model, features, np.asarray(batch.legal))
         return _most_probable(probabilities) if self.deterministic else probabilities
 
@@ -141,31 +151,3 @@ class BatchedPolicy:
         if self._encoder is None or self._encoder.rules != rules:
             self._encoder = FeatureEncoder(rules)
         return self._encoder
-
-
-def decision_observations(batch: DecisionBatch) -> dict[str, Any]:
-    """The observation keys ``FeatureEncoder`` reads, for every row of ``batch``, in the env's
-    layout (absolute seats, as ``envs.observation.encode_tables`` gives them)."""
-    n = batch.rules.num_seats
-    board_len = np.asarray(batch.board_len, dtype=np.int64)
-    board = np.where(np.arange(5) < board_len[:, np.newaxis], batch.board, NO_CARD)
-    length = np.asarray(batch.log_street).shape[1]
-    logged = np.arange(length) < np.asarray(batch.log_len)[:, np.newaxis]
-    history = np.full((len(board_len), length, 3), -1, dtype=np.int64)
-    for column, log in enumerate((batch.log_street, batch.log_seat, batch.log_action)):
-        np.copyto(history[:, :, column], log, where=logged)
-    seat = np.asarray(batch.seat, dtype=np.int64)
-    return {
-        "hole": np.asarray(batch.hole, dtype=np.int64),
-        "board": board.astype(np.int64),
-        "street": np.asarray(batch.street, dtype=np.int64),
-        "position": (seat - np.asarray(batch.button, dtype=np.int64) - 1) % n,
-        "pot": np.asarray(batch.pot, dtype=np.int64)[:, np.newaxis],
-        "to_call": np.asarray(batch.to_call, dtype=np.int64)[:, np.newaxis],
-        "num_bets": np.asarray(batch.num_bets, dtype=np.int64),
-        "bets": np.asarray(batch.bets, dtype=np.int64),
-        "contributions": np.asarray(batch.contributions, dtype=np.int64),
-        "stacks": np.asarray(batch.stacks, dtype=np.int64),
-        "folded": np.asarray(batch.folded, dtype=np.int8),
-        "history": history,
-    }
