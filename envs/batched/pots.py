@@ -17,6 +17,7 @@ from envs.batched.rounds import finish
 from envs.batched.seatwise import count_seats, scatter
 from envs.batched.state import CHIP_LIMIT, BatchState, Bools, Chips, Int8s, Layout
 from envs.evaluator import evaluate
+from envs.view import position_of
 
 __all__ = ["award", "showdown"]
 
@@ -101,7 +102,7 @@ def award(
     amount *= pots
     share, odd = np.divmod(amount, np.maximum(split.sum(axis=2), 1))
     # The odd chips of a pot go to its first winner from the seat left of the button.
-    place = (seats - button[:, np.newaxis].astype(np.intp) - 1) % n
+    place = position_of(seats, button[:, np.newaxis].astype(np.intp), n)
     first = np.argmin(np.where(split, place[:, np.newaxis, :], n), axis=2)
     won = (
         split * share[:, :, np.newaxis]
