@@ -192,9 +192,10 @@ class LimitHoldemAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no ty
 
     ## Version History
 
-    * v0: initial version. Its deals then changed to ``MatchDeals`` (the Gymnasium envs' cards
-      and common random numbers): they were the seed generator's ``permutation(52)``, with
-      every hosted agent drawing its actions from its own generator.
+    * v1: deals from ``MatchDeals``, the Gymnasium envs' cards and common random numbers (the
+      same seed gives the same cards as ``LimitHoldemEnv`` and the vector env).
+    * v0: initial version: the seed generator's ``permutation(52)``, every hosted agent
+      drawing its actions from its own generator.
     """
 
     agent_selection: str
@@ -205,7 +206,7 @@ class LimitHoldemAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no ty
 
     metadata: dict[str, Any] = {  # noqa: RUF012 - PettingZoo's API
         "render_modes": ["ansi"],
-        "name": "limit_holdem_v0",
+        "name": "limit_holdem_v1",
         "is_parallelizable": False,
         "render_fps": 1,
     }
