@@ -1,15 +1,19 @@
 """The compiled loops of ``agents.strength.street.field_values`` and ``field_potential2``.
 
 ``field_rows`` turns a row's weight-independent ``StreetTables`` into HS1 and PPOT1 against
-a field weight table: one pass over the holdings, a weighted sum (no ranking). It visits the
-holdings in colex card order (``(a, b)`` sorted by ``b``, then ``a``), the order in which
-``agents.strength.potential.potential_counts`` lists the opponent pairs, and accumulates
-``HP`` and ``HPTotal`` as that one does (``HP[now] += w x final counts``, ``HPTotal[now] +=
-w x completions``), so that PPOT1 is the reference's number.
+a field weight table: weighted sums over the holdings, no ranking. Both add as the
+references do, so that their numbers are the references' to the last bit: HS1 sums the
+weights of the live holdings, of those the own hand beats and of those it ties in NumPy's
+pairwise order (``_pairwise_sum``), as ``agents.strength.hand_strength`` does with
+``ndarray.sum``; PPOT1 visits the holdings in colex card order (``(a, b)`` by ``b``, then
+``a``), the order in which ``agents.strength.potential.potential_counts`` lists the opponent
+pairs, and adds ``HP[now] += w x final counts`` and ``HPTotal[now] += w x completions`` as it
+does.
 
 ``potential2_rows`` is PPOT2 (two cards to come, flop): the opponent's final hand is the flop
 plus a 4-subset of the 47 unseen cards, ranked once (C(47, 4) = 178,365) and shared by its six
-(opponent pair, turn and river) splits, as in ``agents.strength.potential``.
+(opponent pair, turn and river) splits, as in ``agents.strength.potential``; a 4-subset's rank
+is a flush or else read from a table of the 1,820 rank multisets, looked up once per row.
 """
 
 from __future__ import annotations
@@ -108,6 +112,67 @@ def _ppot(hp: npt.NDArray[np.float64], hp_total: npt.NDArray[np.float64]) -> flo
 
 
 @kernel
+def _block_sum(values: npt.NDArray[np.float64], start: int, count: int) -> float:
+    """``values[start : start + count].sum()`` for ``count <= 128``, in NumPy's order: eight
+    running sums over blocks of eight, then the rest (fewer than eight: one sum)."""
+    if count < 8:
+        result = 0.0
+        for i in range(start, start + count):
+            result += values[i]
+        return result
+    r0, r1, r2, r3 = values[start], values[start + 1], values[start + 2], values[start + 3]
+    r4, r5, r6, r7 = values[start + 4], values[start + 5], values[start + 6], values[start + 7]
+    i = start + 8
+    while i < start + count - count % 8:
+        r0, r1, r2, r3 = r0 + values[i], r1 + values[i + 1], r2 + values[i + 2], r3 + values[i + 3]
+        r4, r5, r6, r7 = (
+            r4 + values[i + 4],
+            r5 + values[i + 5],
+            r6 + values[i + 6],
+            r7 + values[i + 7],
+        )
+        i += 8
+    result = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+    for j in range(i, start + count):
+        result += values[j]
+    return float(result)
+
+
+@kernel
+def _pairwise_sum(values: npt.NDArray[np.float64], count: int) -> float:
+    """``values[:count].sum()`` added in NumPy's order, to the last bit: halves (a multiple
+    of eight on the left) until blocks of at most 128. The recursion runs on an explicit
+    stack: numba cannot reload a self-recursive kernel from its disk cache."""
+    starts = np.empty(32, dtype=np.int64)
+    counts = np.empty(32, dtype=np.int64)
+    states = np.zeros(32, dtype=np.int64)  # 0: left half next, 1: right half next, 2: done
+    lefts = np.empty(32)
+    depth = 0
+    starts[0], counts[0], states[0] = 0, count, 0
+    result = 0.0
+    while depth >= 0:
+        start, size = starts[depth], counts[depth]
+        if size <= 128:
+            result = _block_sum(values, start, size)
+            depth -= 1
+            continue
+        half = size // 2 - (size // 2) % 8
+        if states[depth] == 0:
+            states[depth] = 1
+            depth += 1
+            starts[depth], counts[depth], states[depth] = start, half, 0
+        elif states[depth] == 1:
+            lefts[depth] = result
+            states[depth] = 2
+            depth += 1
+            starts[depth], counts[depth], states[depth] = start + half, size - half, 0
+        else:
+            result = lefts[depth] + result
+            depth -= 1
+    return result
+
+
+@kernel
 def field_rows(
     versus: npt.NDArray[np.int8],
     after: npt.NDArray[np.uint8],
@@ -117,41 +182,45 @@ def field_rows(
     ppot_out: npt.NDArray[np.float64],
     total_out: npt.NDArray[np.float64],
 ) -> None:
-    """HS1, PPOT1 and the live weight of each row (HS1 NaN where that weight is 0)."""
+    """HS1, PPOT1 and the live weight of each row (HS1 NaN where that weight is 0), added as
+    the references add: ``hand_strength`` sums the weights of the live holdings, of those
+    the own hand beats and of those it ties in NumPy's pairwise order over the holdings;
+    ``potential_counts`` adds to ``HP`` holding after holding in colex order."""
+    live = np.empty(versus.shape[1])
+    worse = np.empty(versus.shape[1])  # the holdings the own hand beats
+    tied = np.empty(versus.shape[1])
     hp = np.zeros((3, 3))
     hp_total = np.zeros(3)
     for row in range(versus.shape[0]):
+        n_live = n_worse = n_tied = 0
+        for h in range(versus.shape[1]):
+            sign = versus[row, h]
+            w = field[row, h]
+            # Always written, kept where the holding belongs.
+            live[n_live], worse[n_worse], tied[n_tied] = w, w, w
+            n_live += sign != _DEAD
+            n_worse += sign == 1
+            n_tied += sign == 0
+        total = _pairwise_sum(live, n_live)
+        score = _pairwise_sum(worse, n_worse) + 0.5 * _pairwise_sum(tied, n_tied)
+        total_out[row] = total
+        hs1_out[row] = score / total if total > 0 else np.nan
         hp[:] = 0.0
         hp_total[:] = 0.0
-        total = 0.0
-        ahead = 0.0
-        tied = 0.0
         for t in range(colex.shape[0]):
             h = colex[t]
             sign = versus[row, h]
             if sign == _DEAD:
                 continue
             w = field[row, h]
-            total += w
-            if sign > 0:
-                ahead += w
-                now = _AHEAD
-            elif sign == 0:
-                tied += w
-                now = _TIED
-            else:
-                now = _BEHIND
+            now = _AHEAD if sign > 0 else (_TIED if sign == 0 else _BEHIND)
             wins = np.float64(after[row, h, 0])
             ties = np.float64(after[row, h, 1])
             losses = np.float64(after[row, h, 2])
             hp[now, 0] += w * wins
             hp[now, 1] += w * ties
             hp[now, 2] += w * losses
-            hp_total[now] += w * np.float64(
-                np.int64(after[row, h, 0]) + np.int64(after[row, h, 1]) + after[row, h, 2]
-            )
-        total_out[row] = total
-        hs1_out[row] = (ahead + 0.5 * tied) / total if total > 0 else np.nan
+            hp_total[now] += w * (wins + ties + losses)
         ppot_out[row] = _ppot(hp, hp_total)
 
 

@@ -17,7 +17,9 @@ two:
 ``field_potential2`` is PPOT2 (two cards to come on the flop), for Loki's ``lookahead=2``.
 Both the scalar and the batched Loki call these (one row for the scalar), so they agree bit
 for bit: every row is computed alone, in the same order whatever the batch. The NumPy
-functions of ``agents.strength`` stay the references the tests compare to.
+functions of ``agents.strength`` stay the references the tests compare to: HS1, HSn, PPOT1
+and PPOT2 equal them to the last bit (the kernels add in their order), PPOTc to about 1e-16
+(the reference's weighted sum is a BLAS product).
 
 >>> from envs.cards import parse_cards
 >>> hole, board = np.array([parse_cards("AdQc")]), np.array([parse_cards("3h4cJh")])
@@ -50,11 +52,12 @@ __all__ = ["DEAD", "StreetTables", "field_potential2", "field_values", "street_t
 DEAD = -128
 """``StreetTables.versus`` of a holding that meets the board or the own cards."""
 
-_CHUNK = 32
-"""Rows ranked per pass: their subset ranks (37 KB a flop row) stay in the cache until the
-board's values are derived from them."""
+_CHUNK = 8
+"""Rows per pass of the three kernels, so that what they pass each other (a row's pair ranks
+and the triples ranked a straight or better) is still in the cache when read."""
 
 Ints = npt.NDArray[np.integer]
+Int64s = npt.NDArray[np.int64]
 
 
 @dataclass(frozen=True)
@@ -129,43 +132,90 @@ def street_tables(holes: Ints, boards: Ints, board_len: Ints) -> StreetTables:
     ppotc = np.empty((k, NUM_HOLDINGS))
     versus = np.empty((k, NUM_HOLDINGS), dtype=np.int8)
     after = np.empty((k, NUM_HOLDINGS, 3), dtype=np.uint8)
-    pair_ranks = np.empty((min(k, _CHUNK), MOST_PAIRS), dtype=np.int16)
-    triple_ranks = np.empty((min(k, _CHUNK), MOST_TRIPLES), dtype=np.int16)
-    c = _constants()
+    scratch = _Scratch.allocate(min(k, _CHUNK))
     for start in range(0, k, _CHUNK):
         rows = slice(start, start + _CHUNK)
-        size = len(lengths[rows])
-        pairs, triples = pair_ranks[:size], triple_ranks[:size]
-        street_rows(
-            hole_array[rows],
-            board_array[rows],
-            lengths[rows],
-            c.card_keys,
-            c.flush_keys,
-            c.rank_keys,
-            c.pair_index,
-            c.offs,
-            c.look,
-            c.flush,
-            pairs,
-            triples,
-            versus[rows],
-            after[rows],
+        chunk = scratch.head(len(lengths[rows]))
+        _rank_chunk(
+            chunk, hole_array[rows], board_array[rows], lengths[rows], versus[rows], after[rows]
         )
-        strength_all_rows(board_array[rows], lengths[rows], pairs, c.pair_index, hs1[rows])
-        ppotc_rows(
-            board_array[rows],
-            lengths[rows],
-            pairs,
-            triples,
-            c.pair_index,
-            c.categories,
-            c.next_floor,
-            c.flop_weights,
-            c.turn_weights,
-            ppotc[rows],
-        )
+        _strength_chunk(chunk, board_array[rows], lengths[rows], hs1[rows])
+        _ppotc_chunk(chunk, board_array[rows], lengths[rows], ppotc[rows])
     return StreetTables(hs1=hs1, ppotc=ppotc, versus=versus, after=after)
+
+
+class _Scratch(NamedTuple):
+    """What ``street_tables``' kernels pass each other, for a chunk of rows: the ranks of the
+    slot pairs and the slot triples ranked a straight or better."""
+
+    pairs: npt.NDArray[np.int16]
+    rare: npt.NDArray[np.int32]
+    rare_count: npt.NDArray[np.int64]
+
+    @classmethod
+    def allocate(cls, rows: int) -> _Scratch:
+        """Buffers for ``rows`` rows."""
+        return cls(
+            pairs=np.empty((rows, MOST_PAIRS), dtype=np.int16),
+            rare=np.empty((rows, MOST_TRIPLES), dtype=np.int32),
+            rare_count=np.empty(rows, dtype=np.int64),
+        )
+
+    def head(self, rows: int) -> _Scratch:
+        """The buffers of the first ``rows`` rows."""
+        return _Scratch(self.pairs[:rows], self.rare[:rows], self.rare_count[:rows])
+
+
+def _rank_chunk(
+    scratch: _Scratch,
+    holes: Int64s,
+    boards: Int64s,
+    lengths: Int64s,
+    versus: npt.NDArray[np.int8],
+    after: npt.NDArray[np.uint8],
+) -> None:
+    """Rank the subsets of a chunk of rows into ``scratch``; fill ``versus`` and ``after``."""
+    c = _constants()
+    street_rows(
+        holes,
+        boards,
+        lengths,
+        c.card_keys,
+        c.flush_keys,
+        c.rank_keys,
+        c.pair_index,
+        c.offs,
+        c.look,
+        c.flush,
+        *scratch,
+        versus,
+        after,
+    )
+
+
+def _strength_chunk(
+    scratch: _Scratch, boards: Int64s, lengths: Int64s, hs1: npt.NDArray[np.float64]
+) -> None:
+    """HS1 of every holding of a chunk of rows, from the ranks in ``scratch``."""
+    strength_all_rows(boards, lengths, scratch.pairs, _constants().pair_index, hs1)
+
+
+def _ppotc_chunk(
+    scratch: _Scratch, boards: Int64s, lengths: Int64s, ppotc: npt.NDArray[np.float64]
+) -> None:
+    """PPOTc of every holding of a chunk of rows, from the ranks in ``scratch``."""
+    c = _constants()
+    ppotc_rows(
+        boards,
+        lengths,
+        *scratch,
+        c.pair_index,
+        c.categories,
+        c.next_floor,
+        c.flop_weights,
+        c.turn_weights,
+        ppotc,
+    )
 
 
 def field_values(
@@ -173,8 +223,8 @@ def field_values(
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     """(HSn, PPOT1) of each row's own hand against its field weights.
 
-    Equal (to 1e-12) to ``hand_strength(hole, board, field, opponents=n)`` and
-    ``hand_potential(hole, board, field, lookahead=1)[0]`` (0 on the river) row by row.
+    Row by row, ``hand_strength(hole, board, field, opponents=n)`` and ``hand_potential(hole,
+    board, field, lookahead=1)[0]`` (0 on the river), to the last bit.
 
     Args:
         tables: ``street_tables`` of the k rows.
@@ -217,7 +267,7 @@ def field_values(
 def field_potential2(holes: Ints, boards: Ints, field: npt.ArrayLike) -> npt.NDArray[np.float64]:
     """PPOT2 (two cards to come) of each row's own hand on its flop against its field weights.
 
-    Equal (to 1e-12) to ``hand_potential(hole, board, field, lookahead=2)[0]`` row by row:
+    Row by row, ``hand_potential(hole, board, field, lookahead=2)[0]`` to the last bit:
     C(47, 4) = 178,365 ranks and 1,070,190 comparisons a row, for ``LokiParams.lookahead ==
     2``.
 

@@ -44,6 +44,7 @@ _ROW_SHIFT = _t.ROW_SHIFT
 _COL_MASK = _t.COL_MASK
 _FLUSH_SHIFT = _t.FLUSH_SHIFT
 _FLUSH_NIBBLES = _t.FLUSH_NIBBLES
+_STRAIGHT_FLOOR = _t.CATEGORY_FLOORS[4]  # the lowest straight
 _KEY_INIT = _t.KEY_INIT
 _SUIT_SHIFT = _t.SUIT_SHIFT
 _DEAD = -128
@@ -94,14 +95,20 @@ def _rank_block(
     table: npt.NDArray[np.int16],
     flush: npt.NDArray[np.uint16],
     out: npt.NDArray[np.int16],
-) -> None:
+    rare: npt.NDArray[np.int32],
+    count: int,
+) -> int:
     """``out[C(j, 2) + i]`` = rank of the base cards with slots ``i < j < top``: a flush from
-    the flush table, else the multiset ``table`` at ``base_index + 13 rank_j + rank_i``."""
+    the flush table, else the multiset ``table`` at ``base_index + 13 rank_j + rank_i``.
+    Ranks of a straight or better are listed as ``i | j << 6 | top << 12 | rank << 18`` in
+    ``rare[count:]``; the new count."""
     t = 0
     for j in range(1, top):
         key_j = base_key + keys[j]
         mask_j = base_mask + masks[j]
         index_j = base_index + 13 * card_rank[j]
+        row = t
+        most = 0
         # A suit counter at 7 or more (four cards) is one card from a flush.
         if ((key_j >> _SUIT_SHIFT) + 0x1111) & 0x8888:
             for i in range(j):
@@ -109,14 +116,26 @@ def _rank_block(
                 if sums & _FLUSH_BITS:
                     nibble = (sums >> _FLUSH_SHIFT) & _FLUSH_NIBBLES
                     shift = (32 if nibble >= 0x100 else 0) + (16 if nibble & 0x1010 else 0)
-                    out[t] = flush[((mask_j + masks[i]) >> shift) & 0x1FFF]
+                    rank = int(flush[((mask_j + masks[i]) >> shift) & 0x1FFF])
                 else:
-                    out[t] = table[index_j + card_rank[i]]
+                    rank = int(table[index_j + card_rank[i]])
+                out[t] = rank
+                most = max(most, rank)
                 t += 1
-        else:
+        else:  # unsigned indices: no negative-index fix-up, so the loop runs in SIMD lanes
+            row_u, index_u = np.uint64(row), np.uint64(index_j)
+            for i in range(np.uint64(j)):
+                rank = int(table[index_u + np.uint64(card_rank[i])])
+                out[row_u + i] = rank
+                most = max(most, rank)
+            t += j
+        if most >= _STRAIGHT_FLOOR:
             for i in range(j):
-                out[t] = table[index_j + card_rank[i]]
-                t += 1
+                rank = int(out[row + i])
+                if rank >= _STRAIGHT_FLOOR:
+                    rare[count] = i | j << 6 | top << 12 | rank << 18
+                    count += 1
+    return count
 
 
 @kernel
@@ -173,13 +192,15 @@ def street_rows(
     look: npt.NDArray[np.uint16],
     flush: npt.NDArray[np.uint16],
     ranks_out: npt.NDArray[np.int16],
-    triples_out: npt.NDArray[np.int16],
+    rare_out: npt.NDArray[np.int32],
+    rare_count: npt.NDArray[np.int64],
     versus_out: npt.NDArray[np.int8],
     after_out: npt.NDArray[np.uint8],
 ) -> None:
-    """Per row: the ranks of the slot pairs (``ranks_out[row, :C(m, 2)]``) and, on the flop
-    and turn, of the slot triples (``triples_out[row, :C(m, 3)]``), colex; ``versus_out`` and
-    ``after_out`` as ``StreetTables`` has them."""
+    """Per row: the ranks of the slot pairs (``ranks_out[row, :C(m, 2)]``, colex) and, on the
+    flop and turn, the slot triples ranked a straight or better (``rare_out[row,
+    :rare_count[row]]``, as ``_rank_block`` packs them); ``versus_out`` and ``after_out`` as
+    ``StreetTables`` has them."""
     slots = np.empty(52, dtype=np.int64)
     keys = np.empty(52, dtype=np.int64)
     masks = np.empty(52, dtype=np.int64)
@@ -189,6 +210,7 @@ def street_rows(
     on_board = np.empty(52, dtype=np.bool_)
     board_counts = np.empty(13, dtype=np.int64)
     table = np.empty(13 * 13 * 13, dtype=np.int16)
+    triples = np.empty(MOST_TRIPLES, dtype=np.int16)
     ahead = np.empty(MOST_PAIRS, dtype=np.int16)
     tied = np.empty(MOST_PAIRS, dtype=np.int16)
     for row in range(holes.shape[0]):
@@ -219,12 +241,16 @@ def street_rows(
             m += 1
         ranks = ranks_out[row]
         _multiset_ranks(board_key, board_counts, 2, rank_keys, offs, look, table)
-        _rank_block(board_key, board_mask, 0, m, keys, masks, card_rank, table, flush, ranks)
+        rare = rare_out[row]
+        _rank_block(
+            board_key, board_mask, 0, m, keys, masks, card_rank, table, flush, ranks, rare, 0
+        )
+        rare_count[row] = 0
         if n < 5:
-            triples = triples_out[row]
             _multiset_ranks(board_key, board_counts, 3, rank_keys, offs, look, table)
+            count = 0
             for k in range(2, m):
-                _rank_block(
+                count = _rank_block(
                     board_key + keys[k],
                     board_mask + masks[k],
                     169 * card_rank[k],
@@ -235,7 +261,10 @@ def street_rows(
                     table,
                     flush,
                     triples[k * (k - 1) * (k - 2) // 6 :],
+                    rare,
+                    count,
                 )
+            rare_count[row] = count
             for s in range(m):
                 if own[s]:
                     final[s] = -1
@@ -245,19 +274,22 @@ def street_rows(
                 )
                 final[s] = triples[z * (z - 1) * (z - 2) // 6 + y * (y - 1) // 2 + x]
             _after_counts(triples, m, own, final, ahead, tied)
-        versus_out[row, :] = _DEAD
-        after_out[row, :, :] = 0
+        versus, after = versus_out[row], after_out[row].reshape(-1)
+        versus[:] = _DEAD
+        after[:] = 0
         mine = ranks[high * (high - 1) // 2 + low]
+        cards = m - 4  # next cards disjoint from the board, the own hand and the holding
         for j in range(1, m):
             if own[j]:
                 continue
+            holdings = pair_index[slots[j]]
             for i in range(j):
                 if own[i]:
                     continue
                 p = j * (j - 1) // 2 + i
-                h = pair_index[slots[i], slots[j]]
-                versus_out[row, h] = (mine > ranks[p]) - (mine < ranks[p])
+                h = holdings[slots[i]]
+                versus[h] = (mine > ranks[p]) - (mine < ranks[p])
                 if n < 5:
-                    after_out[row, h, 0] = ahead[p]
-                    after_out[row, h, 1] = tied[p]
-                    after_out[row, h, 2] = m - 4 - ahead[p] - tied[p]
+                    after[3 * h] = ahead[p]
+                    after[3 * h + 1] = tied[p]
+                    after[3 * h + 2] = cards - ahead[p] - tied[p]

@@ -82,12 +82,14 @@ def strength_all_rows(
                     below = matrix[row_a + y]
                     score += np.int16(below < value) + np.int16(below <= value)
                 scores[row_a + x] = score
-        hs1_out[row, :] = np.nan
+        hs1 = hs1_out[row]
+        hs1[:] = np.nan
         total = pairs - 2 * (m - 1) + 1
         p = 0
         for j in range(u(1), u(m)):
+            holdings = pair_index[slots[j]]
             for i in range(j):
                 score = histogram[ranks[p]] - scores[i * width + j] - scores[j * width + i] + 1
                 # (below + tied / 2) / total, as the reference computes it (exact halves)
-                hs1_out[row, pair_index[slots[i], slots[j]]] = (np.float64(score) * 0.5) / total
+                hs1[holdings[slots[i]]] = (np.float64(score) * 0.5) / total
                 p += 1
