@@ -4,6 +4,8 @@
 * ``measures`` -- hand strength HS1/HSn, EHS and EHS', the field array, HS of all holdings;
 * ``potential`` -- PPOT/NPOT by one- or two-card look-ahead, exact PPOT1 of all holdings;
 * ``ppotc`` -- Papp's fast PPOTc estimate;
+* ``street`` -- all of these for many (own hand, board) rows in compiled loops: the
+  weight-independent ``StreetTables`` of a street, then HSn and PPOT1 against field weights;
 * ``income_rate`` -- pre-flop income-rate tables IR2..IR10 (the shipped data and roll-outs).
 
 The formulas, their sources and the reference values the tests check:
@@ -26,14 +28,18 @@ from agents.strength.measures import (
 )
 from agents.strength.potential import hand_potential, potential_counts, ppot1_all
 from agents.strength.ppotc import ppot_c
+from agents.strength.street import StreetTables, field_potential2, field_values, street_tables
 
 __all__ = [
     "HOLDINGS",
     "NUM_HOLDINGS",
+    "StreetTables",
     "board_ranks",
     "dead_mask",
     "ehs",
     "ehs_prime",
+    "field_potential2",
+    "field_values",
     "field_weights",
     "hand_potential",
     "hand_strength",
@@ -41,4 +47,5 @@ __all__ = [
     "potential_counts",
     "ppot1_all",
     "ppot_c",
+    "street_tables",
 ]
