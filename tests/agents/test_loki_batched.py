@@ -1,0 +1,195 @@
+"""The batched Loki against its scalar twins, decision by decision, learning included.
+
+Many scalar ``Hand`` tables are played in lockstep. At every step each batched Loki gets one
+``DecisionBatch`` of the tables where its seat is to act, and the scalar twin of that table
+and seat (one ``Loki`` per table and seat, with that table's parameters) gets the same views;
+the other seats are scalar agents (bots, BPP). The action played is drawn from the scalar
+probabilities with the common random numbers of ``envs.crn``. The probabilities must agree to
+1e-12 at every decision (they are equal), the weight tables of every opponent still in to the
+last bit, and at the end each table's learned frequencies; ``play_match`` gives the same
+figures on the batched engine as on the scalar one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from agents.loki import Loki, LokiParams, Tightness
+from agents.loki.batched_loki import BatchedLoki
+from envs.batched.views import decision_batch, hand_end_batch
+from envs.crn import check_probabilities, decision_uniform, sample_action
+from envs.deals import deal_deck
+from envs.game import Hand
+from envs.protocols import KnownPolicy, SeatAgent
+from envs.registry import make_agent
+from envs.rules import Rules, Street
+
+TOLERANCE = 1e-12
+
+
+@dataclass
+class Role:
+    """One seat of the lockstep play: its scalar agent at each table, and for a Loki the
+    batched form."""
+
+    scalar: Callable[[int], SeatAgent]
+    """The scalar agent of table ``i``."""
+    batched: Callable[[int], BatchedLoki] | None = None
+    """The batched Loki of ``n`` tables (``None``: a scalar opponent only)."""
+
+
+def loki_role(name: str) -> Role:
+    """A registry Loki: every table with its parameters."""
+    template = make_agent(name)
+    assert isinstance(template, Loki)
+    return Role(lambda i: make_agent(name), lambda n: _twin(template, n))
+
+
+def _twin(template: Loki, tables: int) -> BatchedLoki:
+    twin = template.batched(tables)
+    assert isinstance(twin, BatchedLoki)
+    return twin
+
+
+def per_table_loki(tables: int, seed: int, base: LokiParams) -> Role:
+    """Random knobs per table around ``base`` (the Loki studies' ranges)."""
+    params = [random_params(np.random.default_rng([seed, i]), base) for i in range(tables)]
+    return Role(lambda i: Loki(params[i]), lambda n: BatchedLoki(n, params[:n]))
+
+
+def random_params(rng: np.random.Generator, base: LokiParams) -> LokiParams:
+    make1 = float(rng.uniform(0.40, 0.60))
+    return replace(
+        base,
+        tightness=Tightness(rng.choice([t.value for t in Tightness])),
+        preflop_shift=float(rng.uniform(-150, 150)),
+        make1=make1,
+        make2=float(rng.uniform(0.75, 0.95)),
+        preflop_sigma=float(rng.uniform(100, 1000)),
+        sigma_slope=float(rng.uniform(0.1, 1.0)),
+        triple_width=float(rng.uniform(0.0, 0.07)),
+        lookahead=int(rng.choice([1, 1, 1, 2])),
+        min_observations=int(rng.integers(1, 30)),
+        semi_bluff=bool(rng.random() < 0.8),
+        pot_odds=bool(rng.random() < 0.8),
+        showdown_odds=bool(rng.random() < 0.8),
+    )
+
+
+def bot(name: str) -> Role:
+    return Role(lambda i: make_agent(name))
+
+
+def play_lockstep(
+    roles: Sequence[Role],
+    *,
+    tables: int,
+    hands: int,
+    seed: int,
+    rules: Rules | None = None,
+) -> tuple[int, float]:
+    """Play ``hands`` hands at each of ``tables`` tables of ``len(roles)`` seats in lockstep.
+
+    Role ``j`` sits in seat ``(j + i) % S`` at table ``i``; the button moves every hand. Every
+    Loki decision is compared (module docstring), and every Loki's frequencies at the end.
+    Returns (decisions compared, largest difference seen).
+    """
+    seats = len(roles)
+    rules = rules if rules is not None else Rules(num_seats=seats)
+    seat_of = np.array([[(j + i) % seats for j in range(seats)] for i in range(tables)])
+    role_at = np.argsort(seat_of, axis=1)
+    scalar = [[role.scalar(i) for i in range(tables)] for role in roles]
+    for j, agents in enumerate(scalar):
+        for i, agent in enumerate(agents):
+            agent.reset(np.random.default_rng([seed, i, j]))
+    batched = [role.batched(tables) if role.batched else None for role in roles]
+    for j, agent in enumerate(batched):
+        if agent is not None:
+            agent.start_tables(np.arange(tables), seat_of[:, j])
+    decisions, worst = 0, 0.0
+    for h in range(hands):
+        deals = [i * hands + h for i in range(tables)]
+        games = [
+            Hand(rules, deal_deck(seed, d).tolist(), button=h % seats, hand_id=h) for d in deals
+        ]
+        counts = np.zeros((tables, seats), dtype=int)
+        live = [i for i in range(tables) if not games[i].is_over]
+        while live:
+            acting = [int(role_at[i, games[i].actor]) for i in live]
+            for j in range(seats):
+                rows = [i for i, r in zip(live, acting, strict=True) if r == j]
+                if not rows:
+                    continue
+                views = [games[i].view(int(seat_of[i, j])) for i in rows]
+                twin = batched[j]
+                played = None
+                if twin is not None:
+                    batch = decision_batch(views, rows)
+                    played = twin.probabilities(batch)
+                    check_probabilities(played, batch.legal, twin.name)
+                for row, (i, view) in enumerate(zip(rows, views, strict=True)):
+                    agent = scalar[j][i]
+                    seat = view.seat
+                    if isinstance(agent, KnownPolicy):
+                        probabilities = agent.action_probabilities(view)
+                        u = decision_uniform(seed, deals[i], seat, int(counts[i, seat]))
+                        action = sample_action(probabilities, u)
+                    else:
+                        action = agent.act(view)
+                    counts[i, seat] += 1
+                    if played is not None and twin is not None:
+                        assert isinstance(agent, Loki)
+                        gap = float(np.abs(np.array(probabilities) - played[row]).max())
+                        worst = max(worst, gap)
+                        assert_same_hand_state(agent, twin, i, view.seat, view.folded)
+                        decisions += 1
+                    games[i].act(action)
+            live = [i for i in live if not games[i].is_over]
+        for j in range(seats):
+            views = [games[i].view(int(seat_of[i, j])) for i in range(tables)]
+            agent = batched[j]
+            if agent is not None:
+                agent.observe_ends(hand_end_batch(views, range(tables)))
+            for i, view in enumerate(views):
+                scalar[j][i].observe(view)
+    for j, agent in enumerate(batched):
+        if agent is not None:
+            assert_same_frequencies(scalar[j], agent, seat_of[:, j])
+    return decisions, worst
+
+
+def assert_same_hand_state(
+    twin: Loki, batched: BatchedLoki, table: int, me: int, folded: Sequence[bool]
+) -> None:
+    """The weight tables of the opponents still in, the pre-flop strategy and Loki-2's draw."""
+    for seat in range(len(folded)):
+        if seat != me and not folded[seat]:
+            assert np.array_equal(batched.weights(table, seat), twin.weights(seat)), (
+                table,
+                seat,
+            )
+    assert batched.preflop_strategy(table) == twin.preflop_strategy
+    assert batched.draw_interval(table) == twin.draw_interval
+
+
+def assert_same_frequencies(
+    twins: Sequence[SeatAgent], batched: BatchedLoki, seat_of: np.ndarray
+) -> None:
+    for i, twin in enumerate(twins):
+        assert isinstance(twin, Loki)
+        for seat in range(batched.num_seats):
+            if seat == seat_of[i]:
+                continue
+            for street in Street:
+                for bets in range(3):
+                    expected = twin.frequencies(seat, street, bets)
+                    assert np.array_equal(batched.frequencies(i, seat, street, bets), expected)
+
+
+def test_heads_up_loki_against_rule() -> None:
+    decisions, worst = play_lockstep([loki_role("loki"), bot("rule")], tables=6, hands=6, seed=1)
+    assert decisions > 5 * 6
+    assert worst <= TOLERANCE
