@@ -12,17 +12,20 @@ figures on the batched engine as on the scalar one.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
+import pytest
 
-from agents.loki import Loki, LokiParams, Tightness
+from agents.loki import Loki, Loki2, LokiParams, Modelling, Tightness
 from agents.loki.batched_loki import BatchedLoki
 from envs.batched.views import decision_batch, hand_end_batch
 from envs.crn import check_probabilities, decision_uniform, sample_action
 from envs.deals import deal_deck
 from envs.game import Hand
+from envs.match import play_match
 from envs.protocols import KnownPolicy, SeatAgent
 from envs.registry import make_agent
 from envs.rules import Rules, Street
@@ -193,3 +196,195 @@ def test_heads_up_loki_against_rule() -> None:
     decisions, worst = play_lockstep([loki_role("loki"), bot("rule")], tables=6, hands=6, seed=1)
     assert decisions > 5 * 6
     assert worst <= TOLERANCE
+
+
+# ------------------------------------------------------------------ through play_match
+
+MATCHES = {
+    "loki vs bpp-curves": (["loki", "bpp-curves"], None, 120, 4),
+    "loki2 vs rule": (["loki2", "rule"], None, 120, 4),
+    "3 seats, short stacks": (
+        ["loki-som", "loki2", "loki-tight"],
+        Rules(num_seats=3, stacks=(14, 30, 7)),
+        60,
+        2,
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(MATCHES))
+def test_play_match_batched_equals_scalar_deal_by_deal(case: str) -> None:
+    """The same deals and figures; with AIVAT the same corrections to rounding (BPP's twin
+    sums in another order)."""
+    agents, rules, hands, sessions = MATCHES[case]
+    for estimator in ("raw", "aivat"):
+        scalar, batched = (
+            play_match(
+                agents,
+                hands=hands,
+                seed=13,
+                rules=rules,
+                sessions=sessions,
+                engine=engine,
+                estimator=estimator,
+            )
+            for engine in ("scalar", "batched")
+        )
+        assert (scalar.engine, batched.engine) == ("scalar", "batched")
+        assert scalar.deal_chips is not None and batched.deal_chips is not None
+        assert np.array_equal(scalar.deal_chips, batched.deal_chips)
+        if estimator == "raw":
+            assert scalar.results == batched.results
+            one, two = scalar.to_dict(), batched.to_dict()
+            assert one.pop("engine") == "scalar" and two.pop("engine") == "batched"
+            assert json.dumps(one) == json.dumps(two)
+        else:
+            assert scalar.deal_aivat is not None and batched.deal_aivat is not None
+            assert np.allclose(scalar.deal_aivat, batched.deal_aivat, rtol=0, atol=1e-9)
+
+
+# ------------------------------------------------------------------ many hands, every variant
+
+LOKI2 = Loki2.default_params()
+SOM = LokiParams(modelling=Modelling.SPECIFIC)
+SOM2 = replace(LOKI2, modelling=Modelling.SPECIFIC)
+NONE = LokiParams(modelling=Modelling.NONE)
+SHORT = {
+    2: (9, 23),
+    3: (14, 30, 7),
+    6: (20, 9, 40, 13, 30, 25),
+    10: (20, 9, 40, 13, 30, 25, 60, 11, 35, 18),
+}
+
+
+def seated(*specs: str | tuple[LokiParams, int]) -> Callable[[int], list[Role]]:
+    """The roles of a table: registry names (a Loki's twin is compared, a bot plays), or
+    ``(base, seed)`` for a Loki with random knobs per table; built for ``n`` tables."""
+
+    def build(tables: int) -> list[Role]:
+        roles = []
+        for spec in specs:
+            if isinstance(spec, tuple):
+                roles.append(per_table_loki(tables, spec[1], spec[0]))
+            else:
+                roles.append(loki_role(spec) if spec.startswith("loki") else bot(spec))
+        return roles
+
+    return build
+
+
+SlowCase = tuple[Callable[[int], list[Role]], int, int, bool]
+"""The roles, tables, hands per table, short stacks."""
+SLOW_CASES: dict[str, dict[str, SlowCase]] = {
+    # per family 20,000 hands at HAND_SHARE 1, at 2, 3, 6 and 10 seats
+    "loki-1": {
+        "2 seats": (seated("loki", "rule"), 50, 100, False),
+        "2 seats, short": (seated((LokiParams(), 1), "bpp"), 50, 100, True),
+        "3 seats": (seated("loki-tight", "random", "loki-moderate"), 60, 80, True),
+        "6 seats": (
+            seated("loki", "call", "raise", "bpp", (NONE, 2), "rule"),
+            40,
+            80,
+            True,
+        ),
+        "10 seats": (
+            seated(
+                "loki",
+                "rule",
+                "random",
+                "call",
+                "raise",
+                "bpp",
+                "loki-tight",
+                "loki-moderate",
+                (LokiParams(), 3),
+                "loki2",
+            ),
+            20,
+            100,
+            True,
+        ),
+    },
+    "loki-som": {
+        "2 seats": (seated("loki-som", "bpp"), 50, 100, False),
+        "2 seats, short": (seated((SOM, 4), "random"), 50, 100, True),
+        "3 seats": (seated("loki-som", (SOM2, 5), "rule"), 60, 80, True),
+        "6 seats": (
+            seated("loki-som", "raise", "loki", "call", "random", (SOM, 6)),
+            40,
+            80,
+            True,
+        ),
+        "10 seats": (
+            seated(
+                "loki-som",
+                "rule",
+                "random",
+                "call",
+                "raise",
+                "bpp",
+                (SOM, 7),
+                "loki2",
+                "rule",
+                "loki",
+            ),
+            20,
+            100,
+            True,
+        ),
+    },
+    "loki2": {
+        "2 seats": (seated("loki2", "rule"), 50, 100, False),
+        "2 seats, short": (seated((LOKI2, 8), "bpp"), 50, 100, True),
+        "3 seats": (seated("loki2", "call", (SOM2, 9)), 60, 80, True),
+        "6 seats": (
+            seated("loki2", "random", "loki-som", "raise", "bpp", (LOKI2, 10)),
+            40,
+            80,
+            True,
+        ),
+        "10 seats": (
+            seated(
+                "loki2",
+                "rule",
+                "random",
+                "call",
+                "raise",
+                "bpp",
+                (SOM2, 11),
+                "loki",
+                "rule",
+                (LOKI2, 12),
+            ),
+            20,
+            100,
+            True,
+        ),
+    },
+}
+HAND_SHARE = 0.1
+"""The share of each case's hands played: the street values are computed row by row in NumPy
+for now (``agents.loki.hand_values``), about 30 ms per hand of each side; the compiled
+kernels of issue 22 make the whole of them affordable."""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("family", "case"), [(f, c) for f, cases in SLOW_CASES.items() for c in cases]
+)
+def test_many_hands_against_the_scalar_twins(family: str, case: str) -> None:
+    roles, tables, hands, short = SLOW_CASES[family][case]
+    built = roles(tables)
+    seats = len(built)
+    rules = Rules(num_seats=seats, stacks=SHORT[seats]) if short else Rules(num_seats=seats)
+    played = max(2, round(hands * HAND_SHARE))
+    decisions, worst = play_lockstep(built, tables=tables, hands=played, seed=21, rules=rules)
+    assert decisions > tables * played
+    assert worst <= TOLERANCE
+
+
+def test_slow_cases_cover_twenty_thousand_hands_per_family() -> None:
+    for family, cases in SLOW_CASES.items():
+        total = sum(tables * hands for _, tables, hands, _ in cases.values())
+        assert total >= 20_000, family
+        assert {len(roles(1)) for roles, *_ in cases.values()} == {2, 3, 6, 10}
