@@ -22,10 +22,9 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from agents.bpp.batched_params import check_num_tables
 from agents.jit import readonly
 from agents.loki.batched_history import Events, Learned, blend, learn_events, new_events
-from agents.loki.batched_loki_params import LokiParamArrays
+from agents.loki.batched_loki_params import LokiParamArrays, check_num_tables
 from agents.loki.batched_preflop import preflop_decisions
 from agents.loki.batched_rounds import income_rate_tables, postflop, reweight
 from agents.loki.batched_state import LokiTables

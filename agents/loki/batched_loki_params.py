@@ -15,7 +15,6 @@ from dataclasses import dataclass, fields
 import numpy as np
 import numpy.typing as npt
 
-from agents.bpp.batched_params import check_num_tables
 from agents.loki.params import Betting, LokiParams, Modelling, Reweighting, Tightness
 from agents.loki.preflop import Group, PreflopStrategy, PreflopTable
 
@@ -29,6 +28,14 @@ GROUPS = tuple(Group)
 """Group order of the pre-flop arrays: "2", "3-4", "5+"."""
 STRATEGIES = (PreflopStrategy.MAKE1, PreflopStrategy.MAKE2, PreflopStrategy.MAKE4)
 """Strategy order of the pre-flop threshold arrays."""
+
+
+def check_num_tables(num_tables: object) -> None:
+    """``TypeError`` unless ``num_tables`` is an integer, ``ValueError`` unless positive."""
+    if isinstance(num_tables, bool) or not isinstance(num_tables, int | np.integer):
+        raise TypeError(f"num_tables must be an integer, got {num_tables!r}")
+    if num_tables < 1:
+        raise ValueError(f"num_tables must be positive, got {num_tables}")
 
 
 def per_table(
