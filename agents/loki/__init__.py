@@ -5,7 +5,10 @@
 * ``postflop`` -- the betting rules on EHS', and Loki-2's probability triples;
 * ``modelling`` -- action frequencies and re-weighting;
 * ``action_contexts`` -- the situation behind every public action;
-* ``agent`` -- ``Loki`` and ``Loki2``.
+* ``agent`` -- ``Loki`` and ``Loki2``, known policies (``draw``: Loki-2's one draw per hand);
+* ``hand_values`` -- every hand value either Loki reads; ``weighting`` and ``triples`` -- the
+  compiled per-holding arithmetic both Lokis share;
+* ``batched_loki`` -- ``BatchedLoki``, the batched twin (``batched_*`` its parts).
 
 The formulas, the gaps in the theses and our readings of them: ``agents/loki/README.md``.
 """

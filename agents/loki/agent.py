@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 import numpy.typing as npt
 
-from agents.base import Agent, legal_actions
-from agents.loki.action_contexts import replay
+from agents.base import KnownPolicyAgent, Probabilities, certain, legal_actions
+from agents.loki.action_contexts import Decision, replay
+from agents.loki.draw import HandDraw, Played, next_residual
+from agents.loki.hand_values import StreetTables, field_potential2, field_values, street_tables
 from agents.loki.opponents import OpponentModels, later_bets
 from agents.loki.params import Betting, LokiParams, Modelling, Reweighting, Tightness
-from agents.loki.postflop import BettingThresholds, Spot, probability_triples, rule_action
+from agents.loki.postflop import BettingThresholds, Spot
 from agents.loki.preflop import (
     PreflopStrategy,
     PreflopTable,
@@ -17,14 +21,20 @@ from agents.loki.preflop import (
     preflop_action,
     select_strategy,
 )
-from agents.strength import ehs_prime, hand_potential, hand_strength
+from agents.loki.triples import decide_spot
+from envs.crn import sample_action
 from envs.rules import Action, Street
 from envs.view import PlayerView
 
+if TYPE_CHECKING:
+    from envs.protocols import BatchedAgent
+
 __all__ = ["Loki", "Loki2", "loki_moderate", "loki_som", "loki_tight"]
 
+_BOARD_SIZE = {Street.FLOP: 3, Street.TURN: 4, Street.RIVER: 5}
 
-class Loki(Agent):
+
+class Loki(KnownPolicyAgent):
     """Agent card: Loki (Loki-1), the University of Alberta's rule-based limit hold'em bot.
 
     Pre-flop it rates its hand by income rate (IR2 / IR4 / IR7 by the expected number of
@@ -72,9 +82,18 @@ class Loki(Agent):
       PPOTc is our reconstruction (``agents.strength.ppotc``). Checks re-weight nothing (Loki-1
       ignores them); mu = fold frequency for a call, fold + call for a bet or raise.
     * Frequencies blend with the defaults recursively over rounds.
+
+    Known policy: ``action_probabilities`` states a certain action (Loki-1's rules), or for
+    Loki-2's post-flop triples the triple conditioned on its per-hand draw (``agents.loki.draw``);
+    ``act`` plays them with one uniform per hand. ``hand_uniform`` (betting by triples) asks
+    the runners for that one uniform per hand too. ``memoryless`` unless modelling is specific:
+    generic and no modelling forget every weight table, the pre-flop strategy and the draw at
+    each hand, and never count frequencies. ``batched(n)`` is ``BatchedLoki``.
     """
 
     name = "loki"
+    hand_uniform: bool = False
+    """Whether all its decisions in a hand share one uniform (Loki-2's triples)."""
 
     # Per-hand state, set by _start_hand.
     _hand_key: tuple[int, int, tuple[int, int]] | None
@@ -83,8 +102,10 @@ class Loki(Agent):
     _strategy: PreflopStrategy | None
     _semi_bluff: Street | None
     """The round in which Loki last semi-bluffed (its bets continue while nobody bets)."""
-    _draw: float | None
-    """Loki-2's random number of the hand."""
+    _played: Played | None
+    _tables: dict[Street, StreetTables]
+    """The hand's street values (``agents.loki.hand_values``), by street."""
+    _cards: tuple[tuple[int, int], tuple[int, ...]]
 
     def __init__(
         self,
@@ -100,14 +121,31 @@ class Loki(Agent):
             raise TypeError(f"params must be LokiParams, got {type(self.params).__name__}")
         if name is not None:
             self.name = name
+        p = self.params
+        self.hand_uniform = p.betting == Betting.TRIPLES
+        self.memoryless = p.modelling != Modelling.SPECIFIC
         self._given_table = preflop_table if preflop_table is not None else load_preflop_table()
-        self._table = self._given_table.shifted(self.params.tightness, self.params.preflop_shift)
-        self._opponents = OpponentModels(self.params, self._thresholds())
+        self._table = self._given_table.shifted(p.tightness, p.preflop_shift)
+        self._opponents = OpponentModels(p, self._thresholds())
+        self._draw = HandDraw()
         self._start_hand(None)
 
     def spawn(self) -> Loki:
         """A fresh agent with the same settings, sharing the (read-only) given pre-flop table."""
         return type(self)(self.params, name=self.name, preflop_table=self._given_table)
+
+    def batched(self, num_tables: int) -> BatchedAgent | None:
+        """``BatchedLoki`` playing these parameters and pre-flop table at each of
+        ``num_tables`` tables (fresh memory); ``None`` for a subclass, which may play or
+        remember differently."""
+        if type(self) not in (Loki, Loki2):
+            return None
+        # Imported on demand: the batched form loads its kernels, which scalar play never needs.
+        from agents.loki.batched_loki import BatchedLoki
+
+        return BatchedLoki(
+            num_tables, self.params, name=self.name, preflop_table=self._given_table
+        )
 
     @staticmethod
     def default_params() -> LokiParams:
@@ -120,18 +158,44 @@ class Loki(Agent):
         self._opponents = OpponentModels(self.params, self._thresholds())
         self._start_hand(None)
 
-    def act(self, view: PlayerView) -> Action:
-        """Loki's decision in ``view`` (after updating its opponent model)."""
-        legal = legal_actions(view)
+    def action_probabilities(self, view: PlayerView) -> Probabilities:
+        """Loki's probabilities in ``view`` (after updating its opponent model): a certain
+        action, or Loki-2's post-flop triple given its earlier actions of the hand.
+
+        Raises:
+            ValueError: if it is not this seat's turn, or (a defect of the rules) they gave
+                an illegal action a chance.
+        """
+        legal_actions(view)
         self._sync(view)
         if view.street == Street.PREFLOP:
             if self._strategy is None:
                 self._strategy = select_strategy(
                     view, self._table, self.params.tightness, self.params.probability_play
                 )
-            return preflop_action(self._strategy, view)
-        action = self._postflop(view)
-        return action if action in legal else Action.CALL
+            probabilities = certain(preflop_action(self._strategy, view))
+            self._played = Played(len(view.actions), probabilities, None, False)
+            return probabilities
+        probabilities = self._postflop(view)
+        for action, p in zip(Action, probabilities, strict=True):
+            if p > 0.0 and action not in view.legal_actions:
+                raise ValueError(
+                    f"{self.name}: the post-flop rules gave {action.name} a chance "
+                    f"{probabilities} where it is illegal (seat {view.seat}, hand "
+                    f"{view.hand_id}, to call {view.to_call})"
+                )
+        return probabilities
+
+    def act(self, view: PlayerView) -> Action:
+        """The action of ``action_probabilities(view)`` at the hand's one uniform (drawn from
+        the generator when first needed, then carried on as a residual: ``agents.loki.draw``)."""
+        probabilities = self.action_probabilities(view)
+        for action, p in zip(Action, probabilities, strict=True):
+            if p == 1.0:
+                return action
+        if self._draw.residual is None:
+            self._draw.residual = float(self.rng.random())
+        return sample_action(probabilities, self._draw.residual)
 
     def observe(self, view: PlayerView) -> None:
         """Count the hand's last actions (frequency learning under specific modelling)."""
@@ -146,6 +210,11 @@ class Loki(Agent):
     def preflop_strategy(self) -> PreflopStrategy | None:
         """The strategy chosen for the current hand's pre-flop (``None`` before)."""
         return self._strategy
+
+    @property
+    def draw_interval(self) -> tuple[float, float]:
+        """Where Loki-2's draw of the current hand lies, given its actions so far."""
+        return self._draw.interval
 
     def weights(self, seat: int) -> npt.NDArray[np.float64]:
         """A copy of the current weight table of the opponent in ``seat``."""
@@ -163,17 +232,57 @@ class Loki(Agent):
         self._opponents.start_hand()
         self._strategy = None
         self._semi_bluff = None
-        self._draw = None
+        self._played = None
+        self._tables = {}
+        self._draw.start_hand()
 
     def _sync(self, view: PlayerView) -> None:
-        """Start a new hand if needed, then learn from the actions not seen yet."""
+        """Start a new hand if needed, then learn from the actions not seen yet (at the end
+        of a hand only their frequencies: the weights are not needed any more)."""
         key = (view.hand_id, view.seat, view.hole)
         if key != self._hand_key or len(view.actions) < self._processed:
             self._start_hand(key)
+        self._cards = (view.hole, view.board)
         for decision in replay(view, self._processed):
-            if decision.seat != view.seat:
-                self._opponents.learn(decision, view.board, view.rules)
+            if decision.seat == view.seat:
+                self._own(decision)
+            else:
+                self._opponents.learn(
+                    decision, self._board_values, view.rules, reweight=not view.is_terminal
+                )
         self._processed = len(view.actions)
+
+    def _own(self, decision: Decision) -> None:
+        """Loki's own action, drawn from its last probabilities: Loki-2's draw and the
+        semi-bluff follow it."""
+        played = self._played
+        if played is None or played.position != decision.index:
+            return
+        if played.bounds is not None:
+            self._draw.played(*played.bounds, decision.action)
+        if self._draw.residual is not None:
+            residual = next_residual(self._draw.residual, played.probabilities, decision.action)
+            self._draw.residual = residual
+        if decision.action == Action.RAISE and played.semi_bluff:
+            self._semi_bluff = decision.street
+        self._played = None
+
+    def _street_tables(self, street: Street) -> StreetTables:
+        """The street values of the own hand on the board of ``street`` (once per hand)."""
+        tables = self._tables.get(street)
+        if tables is None:
+            hole, board = self._cards
+            width = _BOARD_SIZE[street]
+            padded = (*board[:width], *(0,) * (5 - width))
+            tables = street_tables(np.array([hole]), np.array([padded]), np.array([width]))
+            self._tables[street] = tables
+        return tables
+
+    def _board_values(
+        self, street: Street
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        tables = self._street_tables(street)
+        return tables.hs1[0], tables.ppotc[0]
 
     # ------------------------------------------------------------------ betting
 
@@ -187,17 +296,16 @@ class Loki(Agent):
             showdown_odds=p.showdown_odds,
         )
 
-    def _postflop(self, view: PlayerView) -> Action:
+    def _postflop(self, view: PlayerView) -> Probabilities:
         p = self.params
         opponents = [s for s in view.active_seats if s != view.seat]
         field = self._opponents.field(opponents)
         n = max(1, len(opponents))
-        hsn = hand_strength(view.hole, view.board, field, opponents=n)
-        ppot = 0.0
-        if view.street != Street.RIVER:
-            lookahead = min(p.lookahead, 5 - len(view.board))
-            ppot = hand_potential(view.hole, view.board, field, lookahead=lookahead)[0]
-        ehs = ehs_prime(hsn, ppot)
+        tables = self._street_tables(view.street)
+        hsn, ppot = field_values(tables, field[np.newaxis], np.array([n]))
+        if view.street == Street.FLOP and p.lookahead == 2:
+            hole, board = np.array([view.hole]), np.array([(*view.board, 0, 0)])
+            ppot = field_potential2(hole, board, field[np.newaxis])
         if view.to_call > 0:
             self._semi_bluff = None  # somebody bet: the semi-bluff is over
         invested = any(
@@ -215,34 +323,22 @@ class Loki(Agent):
             later_bets=later_bets(view.rules, view.street),
             semi_bluffing=self._semi_bluff is not None and self._semi_bluff < view.street,
         )
-        if p.betting == Betting.RULES:
-            action = rule_action(hsn, ppot, ehs, spot, self._thresholds())
-        else:
-            triple = probability_triples(
-                np.array([hsn]),
-                np.array([ppot]),
-                np.array([ehs]),
-                spot,
-                self._thresholds(),
-                p.triple_width,
-            )[0]
-            action = _pick(triple, self._hand_draw())
-        if action == Action.RAISE and view.to_call == 0 and ehs < p.make1:
-            self._semi_bluff = view.street
-        return action
-
-    def _hand_draw(self) -> float:
-        """Loki-2's one uniform number per hand: a high draw plays aggressively throughout."""
-        if self._draw is None:
-            self._draw = float(self.rng.random())
-        return self._draw
-
-
-def _pick(triple: npt.NDArray[np.float64], draw: float) -> Action:
-    """The action whose cumulative probability interval holds ``draw``."""
-    cumulative = np.cumsum(triple)
-    index = int(np.searchsorted(cumulative, draw * cumulative[-1], side="right"))
-    return Action(min(index, 2))
+        triples = p.betting == Betting.TRIPLES
+        probabilities, bounds, ehs = decide_spot(
+            float(hsn[0]),
+            float(ppot[0]),
+            spot,
+            self._thresholds(),
+            p.triple_width if triples else 0.0,
+            self._draw.interval if triples else None,
+        )
+        self._played = Played(
+            len(view.actions),
+            probabilities,
+            bounds if triples else None,
+            view.to_call == 0 and ehs < p.make1,
+        )
+        return probabilities
 
 
 class Loki2(Loki):

@@ -13,28 +13,38 @@ opponent's action:
   each holding's weight by the probability of that action in the opponent's probability triple
   (Pena 4.2), floored at 0.01; under specific modelling the triple's thresholds are shifted by
   the opponent's frequencies (Pena 4.3, ``shifted_thresholds``).
+
+The per-holding arithmetic is the compiled loops of ``agents.loki.weighting`` and
+``agents.loki.triples``, which the batched Loki runs too; the post-flop values (HS1 and PPOTc
+of every holding) come from ``agents.loki.hand_values``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import numpy.typing as npt
 
+from agents.jit import readonly
 from agents.loki.action_contexts import Decision
-from agents.loki.modelling import ActionFrequencies, board_values, ramp, threshold
+from agents.loki.modelling import ActionFrequencies, threshold
 from agents.loki.params import LokiParams, Modelling, Reweighting
-from agents.loki.postflop import BettingThresholds, Spot, probability_triples
-from agents.strength import ehs_prime, field_weights
+from agents.loki.postflop import BettingThresholds
+from agents.loki.triples import triple_weights
+from agents.loki.weighting import field_of, threshold_weights
 from agents.strength.holdings import NUM_HOLDINGS
 from agents.strength.income_rate import load_income_rates
 from envs.rules import Action, Rules, Street
 
-__all__ = ["OpponentModels", "later_bets", "shifted_thresholds"]
+__all__ = ["BoardValues", "OpponentModels", "later_bets", "shifted_thresholds"]
 
 Array = npt.NDArray[np.float64]
-_BOARD_SIZE = {Street.FLOP: 3, Street.TURN: 4, Street.RIVER: 5}
+BoardValues = Callable[[Street], tuple[Array, Array]]
+"""HS1 and PPOTc of every holding on a post-flop street's board (NaN where it meets it)."""
 UNIFORM = np.ones(NUM_HOLDINGS)
 UNIFORM.flags.writeable = False
+_NO_VALUES = readonly(np.zeros(NUM_HOLDINGS), np.float64)
 
 
 class OpponentModels:
@@ -43,8 +53,12 @@ class OpponentModels:
     def __init__(self, params: LokiParams, thresholds: BettingThresholds) -> None:
         self._params = params
         self._thresholds = thresholds
-        self._ir7 = load_income_rates().of_holdings(7)
-        self._ir7_sorted = np.sort(self._ir7)
+        self._switches = np.array(
+            [thresholds.semi_bluff, thresholds.pot_odds, thresholds.showdown_odds]
+        )
+        ir7 = load_income_rates().of_holdings(7)
+        self._ir7 = readonly(ir7, np.float64)
+        self._ir7_sorted = readonly(np.sort(ir7), np.float64)
         self._frequencies: dict[int, ActionFrequencies] = {}
         self.start_hand()
 
@@ -58,11 +72,12 @@ class OpponentModels:
         """The current (read-only) weight table of ``seat``."""
         return self._weights.get(seat, UNIFORM)
 
-    def field(self, seats: list[int]) -> Array | None:
-        """The field array of ``seats`` (``None`` without modelling: uniform)."""
+    def field(self, seats: list[int]) -> Array:
+        """The field array of ``seats`` (all ones without modelling: uniform)."""
         if self._params.modelling == Modelling.NONE:
-            return None
-        return field_weights([self.weights(s) for s in seats])
+            return UNIFORM
+        field: Array = field_of(np.stack([self.weights(s) for s in seats]))
+        return field
 
     def frequencies(self, seat: int) -> ActionFrequencies:
         """The action frequencies of ``seat`` (created on first use)."""
@@ -70,17 +85,19 @@ class OpponentModels:
             self._frequencies[seat] = ActionFrequencies(self._params)
         return self._frequencies[seat]
 
-    def learn(self, d: Decision, board: tuple[int, ...], rules: Rules) -> None:
-        """Update the model of ``d.seat`` after its action ``d`` (``board``: the full board)."""
+    def learn(
+        self, d: Decision, values: BoardValues, rules: Rules, *, reweight: bool = True
+    ) -> None:
+        """Update the model of ``d.seat`` after its action ``d`` (``values``: the board values
+        of a street; ``reweight=False`` counts the action only, as at the end of a hand)."""
         frequencies = self.frequencies(d.seat)
         frequencies.observe(d.street, d.bets_to_call, d.action)
         p = self._params
-        if p.modelling == Modelling.NONE or d.action == Action.FOLD:
+        if p.modelling == Modelling.NONE or d.action == Action.FOLD or not reweight:
             return
         weights = self.weights(d.seat)
         if d.street != Street.PREFLOP and p.reweighting == Reweighting.TRIPLES:
-            factor = self._triple_factor(d, board[: _BOARD_SIZE[d.street]], rules, frequencies)
-            self._weights[d.seat] = np.maximum(weights * factor, p.low_weight)
+            self._weights[d.seat] = self._triple_reweighted(d, weights, values, rules)
             return
         if d.action == Action.CALL and d.to_call == 0:
             return  # a check: Loki-1 learns nothing from it
@@ -93,53 +110,55 @@ class OpponentModels:
             self._round_start[d.seat] = (d.street, start, best)
             return  # at most one re-weighting per round: only a higher threshold counts
         self._round_start[d.seat] = (d.street, start, mu)
-        if d.street == Street.PREFLOP:
-            if mu < p.preflop_skip_percentile:
-                return
-            index = min(len(self._ir7_sorted) - 1, round(mu * (len(self._ir7_sorted) - 1)))
-            mu_ir = float(self._ir7_sorted[index])
-            factor = ramp(self._ir7, mu_ir, p.preflop_sigma, low_mu_correction=False)
-        else:
-            hs1, ppot = board_values(board[: _BOARD_SIZE[d.street]])
-            sigma = p.sigma_slope * (1.0 - mu)
-            factor = ramp(ehs_prime(hs1, ppot), mu, sigma, low_mu_correction=True)
-            pot_odds = d.amount / (d.pot + d.amount)
-            factor = np.where(ppot >= pot_odds, 1.0, factor)  # drawing on pot odds: keep
-        self._weights[d.seat] = np.maximum(start * factor, p.low_weight)
-
-    def _triple_factor(
-        self,
-        d: Decision,
-        board: tuple[int, ...],
-        rules: Rules,
-        frequencies: ActionFrequencies,
-    ) -> Array:
-        """Loki-2's factor: each holding's triple entry of the observed action [PENA-4.2]."""
-        p = self._params
-        hs1, ppot = board_values(board)
-        opponents = max(1, d.active - 1)
-        hsn = hs1**opponents
-        spot = Spot(
-            street=d.street,
-            to_call=d.to_call,
-            pot=d.pot,
-            bet_size=d.bet_size,
-            num_bets=d.num_bets,
-            can_raise=d.num_bets < rules.max_bets[d.street],
-            invested=d.invested,
-            opponents=opponents,
-            later_bets=later_bets(rules, d.street),
+        hs1, ppot = (_NO_VALUES, _NO_VALUES) if d.street == Street.PREFLOP else values(d.street)
+        self._weights[d.seat] = threshold_weights(
+            start,
+            int(d.street),
+            mu,
+            d.amount / (d.pot + d.amount),
+            self._ir7,
+            self._ir7_sorted,
+            hs1,
+            ppot,
+            p.preflop_sigma,
+            p.preflop_skip_percentile,
+            p.sigma_slope,
+            p.low_weight,
         )
+
+    def _triple_reweighted(
+        self, d: Decision, weights: Array, values: BoardValues, rules: Rules
+    ) -> Array:
+        """Loki-2's re-weighting: each holding's triple entry of the observed action [PENA-4.2]."""
+        p = self._params
         betting = self._thresholds
         if p.modelling == Modelling.SPECIFIC:
-            observed = frequencies.frequencies(d.street, d.bets_to_call)
+            observed = self.frequencies(d.seat).frequencies(d.street, d.bets_to_call)
             default = np.array(p.default_frequencies[d.bets_to_call])
             betting = shifted_thresholds(betting, observed, default, d.bets_to_call)
-        triples = probability_triples(
-            hsn, ppot, ehs_prime(hsn, ppot), spot, betting, p.triple_width
+        hs1, ppot = values(d.street)
+        result = np.array(weights)
+        triple_weights(
+            result,
+            hs1,
+            ppot,
+            int(d.action),
+            int(d.street),
+            d.to_call,
+            d.pot,
+            d.bet_size,
+            d.num_bets,
+            d.num_bets < rules.max_bets[d.street],
+            d.invested,
+            max(1, d.active - 1),
+            later_bets(rules, d.street),
+            betting.make1,
+            betting.make2,
+            self._switches,
+            p.triple_width,
+            p.low_weight,
         )
-        factor: Array = triples[:, int(d.action)]
-        return factor
+        return result
 
 
 def later_bets(rules: Rules, street: Street) -> int:

@@ -290,19 +290,27 @@ def select_strategy(
 
 
 def preflop_action(strategy: PreflopStrategy, view: PlayerView) -> Action:
-    """The action ``strategy`` takes in ``view`` (legal: raises become calls at the cap).
+    """The action ``strategy`` takes in ``view``: a raise only where raising is legal (at the
+    cap, or short of chips, the raising strategies call), a fold only facing a bet.
 
     "Costs two bets or more" is read as "more than one bet to add", which for the small blind
     makes Call1 a call of half a bet and Call2 of one and a half [PAPP-6.1].
+
+    Raises:
+        ValueError: if it is not this seat's turn, or (a defect of the rules) the action is
+            not legal in ``view``.
     """
     legal = view.legal_actions
+    if not legal:
+        raise ValueError(f"seat {view.seat} is not to act in hand {view.hand_id}")
+    can_raise = Action.RAISE in legal
     invested = any(
         a.street == Street.PREFLOP and a.seat == view.seat and a.amount > 0 for a in view.actions
     )
     if strategy == PreflopStrategy.MAKE0:
         choice = Action.CALL if view.to_call == 0 else Action.FOLD
     elif strategy in (PreflopStrategy.CALL1, PreflopStrategy.MAKE1):
-        if strategy == PreflopStrategy.MAKE1 and view.num_bets == 0:
+        if strategy == PreflopStrategy.MAKE1 and view.num_bets == 0 and can_raise:
             choice = Action.RAISE
         elif view.to_call > view.bet_size and not invested:
             choice = Action.FOLD
@@ -311,7 +319,13 @@ def preflop_action(strategy: PreflopStrategy, view: PlayerView) -> Action:
     elif strategy == PreflopStrategy.CALL2:
         choice = Action.CALL
     elif strategy == PreflopStrategy.MAKE2:
-        choice = Action.RAISE if view.num_bets < 2 else Action.CALL
+        choice = Action.RAISE if view.num_bets < 2 and can_raise else Action.CALL
     else:
-        choice = Action.RAISE
-    return choice if choice in legal else Action.CALL
+        choice = Action.RAISE if can_raise else Action.CALL
+    if choice not in legal:
+        raise ValueError(
+            f"pre-flop strategy {strategy.name} chose {choice.name}, which is not legal for "
+            f"seat {view.seat} (to call {view.to_call}, legal "
+            f"{', '.join(a.name for a in legal)})"
+        )
+    return choice

@@ -242,19 +242,19 @@ def test_specific_modelling_learns_and_generic_does_not() -> None:
     assert som.frequencies(1, Street.PREFLOP, 1).tolist() == [0.5, 0.3, 0.2]
 
 
-def test_loki2_draws_one_number_per_hand() -> None:
-    """Pena 4.1 (betting with PTs): the same random number for the whole hand."""
+def test_loki2_draws_nothing_when_its_triple_is_certain() -> None:
+    """Pena 4.1 (betting with PTs): one random number per hand, drawn when a decision first
+    mixes (``tests/agents/test_loki_known_policy.py``); a set of nines on the flop raises
+    for sure, and asking again gives the same action."""
     loki = Loki2()
     rng = np.random.default_rng(3)
     loki.reset(rng)
     hand = Hand(Rules(num_seats=2), deal(2, {0: "9s9d"}, "9h7d2c4s5s"), button=0)
     play(hand, [Action.CALL, Action.CALL, Action.CALL])
     state = rng.bit_generator.state
-    first = loki.act(hand.view(0))
-    after_one = rng.bit_generator.state
-    assert after_one != state
-    assert loki.act(hand.view(0)) == first
-    assert rng.bit_generator.state == after_one
+    assert loki.action_probabilities(hand.view(0)) == (0.0, 0.0, 1.0)
+    assert loki.act(hand.view(0)) == loki.act(hand.view(0)) == Action.RAISE
+    assert rng.bit_generator.state == state
 
 
 def test_registry_names_and_their_settings() -> None:

@@ -13,8 +13,10 @@ import numpy as np
 import pytest
 
 from agents.baselines import RuleAgent
+from agents.loki import Loki
 from envs.game import Hand
 from envs.match import play_match
+from envs.protocols import SeatAgent
 from envs.rules import Rules
 
 PAIRS = [
@@ -25,7 +27,7 @@ PAIRS = [
 ]
 
 
-def _both(agents: list[str], hands: int, sessions: int, **kwargs: object) -> tuple:
+def _both(agents: list[str | SeatAgent], hands: int, sessions: int, **kwargs: object) -> tuple:
     scalar = play_match(agents, hands=hands, seed=11, sessions=sessions, engine="scalar", **kwargs)
     batched = play_match(
         agents, hands=hands, seed=11, sessions=sessions, engine="batched", **kwargs
@@ -58,10 +60,16 @@ def test_aivat_figures_agree_between_engines_and_with_the_raw_ones() -> None:
         assert one.aivat_ci[1] - one.aivat_ci[0] < one.ci[1] - one.ci[0]  # narrower
 
 
+class Wary(Loki):
+    """A Loki subclass: no batched form (it may play differently), so the adapter plays it."""
+
+    name = "wary"
+
+
 def test_three_seats_with_finite_stacks_and_an_adapter() -> None:
-    """Loki has no batched form: it plays through the adapter, one scalar copy per table."""
+    """The adapter: one scalar copy of the agent per table."""
     rules = Rules(num_seats=3, stacks=(30, 18, 44))
-    scalar, batched = _both(["rule", "loki", "random"], 240, 2, rules=rules)
+    scalar, batched = _both(["rule", Wary(), "random"], 240, 2, rules=rules)
     assert np.array_equal(scalar.deal_chips, batched.deal_chips)
     assert scalar.results == batched.results
 
@@ -95,7 +103,8 @@ def test_auto_engine_and_bad_choices() -> None:
     assert play_match(["rule", "raise"], hands=10, seed=1).engine == "batched"  # memoryless
     assert play_match(["bpp", "call"], hands=10, seed=1).engine == "scalar"  # 2 passes
     assert play_match(["bpp", "call"], hands=64, seed=1, sessions=16).engine == "batched"
-    assert play_match(["loki", "call"], hands=4, seed=1).engine == "scalar"  # no batched form
+    assert play_match([Wary(), "call"], hands=4, seed=1).engine == "scalar"  # no batched form
+    assert play_match(["loki", "call"], hands=4, seed=1).engine == "batched"  # memoryless
     with pytest.raises(ValueError, match="unknown engine 'gpu'; choose one of auto"):
         play_match(["call", "raise"], hands=4, seed=1, engine="gpu")
     with pytest.raises(ValueError, match="unknown estimator 'divat'"):

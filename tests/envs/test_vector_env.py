@@ -12,6 +12,7 @@ from gymnasium.vector import AutoresetMode, SyncVectorEnv
 
 import envs
 from agents.baselines import CallAgent, RuleAgent
+from agents.loki import Loki
 from envs.batched.adapter import ScalarTables
 from envs.holdem_env import LimitHoldemEnv, UnsupportedRenderMode
 from envs.rules import Rules
@@ -24,9 +25,9 @@ OPPONENTS = {
     "random": ["random"],
     "bpp": ["bpp"],
     "bpp-curves": ["bpp-curves"],
-    "loki (adapter)": ["loki"],
+    "loki": ["loki"],
     "3 seats": ["bpp", "random"],
-    "4 seats, adapter": ["loki", "raise", "rule"],
+    "4 seats, loki": ["loki", "raise", "rule"],
 }
 
 
@@ -115,7 +116,10 @@ def test_opponents_play_in_their_batched_form_or_through_the_adapter() -> None:
     class Stubborn(CallAgent):  # a subclass has no batched twin: it may play differently
         name = "stubborn"
 
-    vec = LimitHoldemVectorEnv(3, ["loki", Stubborn])
+    class Wary(Loki):
+        name = "wary"
+
+    vec = LimitHoldemVectorEnv(3, [Wary, Stubborn])
     assert all(isinstance(a, ScalarTables) for a in vec.tables.opponents)
     agents = vec.tables.opponents[1].agents  # type: ignore[attr-defined]
     assert len({id(a) for a in agents}) == 3 and all(type(a) is Stubborn for a in agents)

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import os
 import signal
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
 from agents.bpp import BPPParams
+from agents.loki.batched_loki import BatchedLoki
 from envs.batched.adapter import ScalarTables
 from envs.batched.engine import HandBatch
 from envs.match.seeded import pass_generator, play_seeded_passes
@@ -25,7 +27,8 @@ from tuning.objective import DefaultsBlocks, TrialScore
 from tuning.pool import EvaluationPool
 from tuning.racing import Racing
 from tuning.studies import bpp
-from tuning.studies.loki import loki_spec
+from tuning.studies.loki import loki2_spec, loki_spec
+from tuning.studies.spec import StudySpec
 
 TINY = MatchProtocol(opponents=("call",), deals_per_block=4, blocks=6, seed=11)
 BPP = bpp.spec()
@@ -70,15 +73,26 @@ def test_a_pool_of_two_processes_gives_the_values_of_one() -> None:
     assert sum(hands) == 2 * 4 * TINY.hands_per_block
 
 
-def test_agents_without_a_batched_form_play_one_scalar_agent_per_stream() -> None:
-    """Loki has no batched twin: the adapter, each agent seeded from (stream seed, role)."""
-    spec = loki_spec()
-    protocol = MatchProtocol(opponents=("loki",), deals_per_block=5, blocks=2, seed=4)
+@pytest.mark.parametrize("spec", [loki_spec(), loki2_spec()], ids=["loki", "loki2"])
+def test_a_loki_study_plays_its_batched_form_as_one_scalar_agent_per_table(
+    spec: StudySpec,
+) -> None:
+    """Without its batched form a study seats one scalar agent per table (the adapter, each
+    agent seeded from (stream seed, role)); the Loki studies' ``BatchedLoki`` with one
+    parameter set per table gives the same values."""
+    protocol = MatchProtocol(opponents=(spec.agent,), deals_per_block=5, blocks=3, seed=4)
     looser = {**spec.defaults, "preflop_shift": 150.0, "make1": 0.4}
-    both = evaluate_points(spec, protocol, Namespace.TUNE, [spec.defaults, looser], range(2))
-    # Deterministic Loki-1 against itself, seats swapped on every deal: exactly even.
-    assert np.all(both.raw[0] == 0.0)
-    alone = evaluate_points(spec, protocol, Namespace.TUNE, [looser], range(2))
+    points = [spec.defaults, looser]
+    scalar = replace(spec, batched=None)
+    assert isinstance(spec.players(points), BatchedLoki)
+    assert isinstance(scalar.players(points), list)
+    both = evaluate_points(spec, protocol, Namespace.TUNE, points, range(3))
+    one_each = evaluate_points(scalar, protocol, Namespace.TUNE, points, range(3))
+    assert np.array_equal(both.raw, one_each.raw)
+    assert np.allclose(both.aivat, one_each.aivat, rtol=0, atol=1e-12)
+    if spec.agent == "loki":  # deterministic Loki-1 against itself, seats swapped: even
+        assert np.all(both.raw[0] == 0.0)
+    alone = evaluate_points(spec, protocol, Namespace.TUNE, [looser], range(3))
     assert np.array_equal(alone.raw[0], both.raw[1])
 
 

@@ -23,7 +23,8 @@ fields; every other field keeps its published value (``LokiParams()`` for Loki-1
 ``Loki2.default_params()`` for Loki-2), and the defaults are the published agent itself (the
 registry's ``loki`` / ``loki2``, which are also the default opponents: a study asks whether
 any setting beats the published agent). The ranges keep every point valid (make1 below make2,
-the blend narrower than half their gap); ``ranges`` that could break this are refused.
+the blend narrower than half their gap); ``ranges`` that could break this are refused. Many
+points play at once as one ``BatchedLoki`` with per-table parameters.
 
 The figure shows what the knobs do: post-flop, the EHS' zones of checking / folding, betting /
 calling and raising; pre-flop, the share of the 1,326 holdings that reach each heads-up
@@ -32,7 +33,7 @@ threshold.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import fields, replace
 from enum import Enum
 from pathlib import Path
@@ -42,11 +43,12 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from agents.loki import Loki, Loki2, LokiParams
+from agents.loki.batched_loki import BatchedLoki
 from agents.loki.preflop import Group, PreflopStrategy, load_preflop_table
 from agents.strength.income_rate import load_income_rates
 from tuning.studies.spec import ParamRange, StudySpec, with_ranges
 
-__all__ = ["loki2_spec", "loki_spec", "to_params"]
+__all__ = ["loki2_batched", "loki2_spec", "loki_batched", "loki_spec", "to_params"]
 
 _COMMON = (
     ParamRange("preflop_shift", -150.0, 150.0, log=False),
@@ -68,6 +70,7 @@ def loki_spec(*, ranges: Mapping[str, tuple[float, float]] | None = None) -> Stu
         params=params,
         defaults=_defaults(LokiParams(), params),
         factory=loki_agent,
+        batched=loki_batched,
         settings=loki_settings,
         default_opponents=("loki",),
         figure=plot_loki,
@@ -85,6 +88,7 @@ def loki2_spec(*, ranges: Mapping[str, tuple[float, float]] | None = None) -> St
         params=params,
         defaults=_defaults(Loki2.default_params(), params),
         factory=loki2_agent,
+        batched=loki2_batched,
         settings=loki2_settings,
         default_opponents=("loki2",),
         figure=plot_loki,
@@ -133,6 +137,18 @@ def loki_agent(values: Mapping[str, float]) -> Loki:
 def loki2_agent(values: Mapping[str, float]) -> Loki2:
     """Loki-2 with the point's knobs."""
     return Loki2(to_params(Loki2.default_params(), values))
+
+
+def loki_batched(points: Sequence[Mapping[str, float]]) -> BatchedLoki:
+    """Loki-1 at ``len(points)`` tables, table ``t`` with the knobs of ``points[t]``."""
+    params = [to_params(LokiParams(), values) for values in points]
+    return BatchedLoki(len(points), params, name="loki")
+
+
+def loki2_batched(points: Sequence[Mapping[str, float]]) -> BatchedLoki:
+    """Loki-2 at ``len(points)`` tables, table ``t`` with the knobs of ``points[t]``."""
+    params = [to_params(Loki2.default_params(), values) for values in points]
+    return BatchedLoki(len(points), params, name="loki2")
 
 
 def loki_settings(values: Mapping[str, float]) -> dict[str, Any]:
