@@ -6,8 +6,8 @@
 * ``modelling`` -- action frequencies and re-weighting;
 * ``action_contexts`` -- the situation behind every public action;
 * ``agent`` -- ``Loki`` and ``Loki2``, known policies (``draw``: Loki-2's one draw per hand);
-* ``hand_values`` -- every hand value either Loki reads; ``weighting`` and ``triples`` -- the
-  compiled per-holding arithmetic both Lokis share;
+* ``weighting`` and ``triples`` -- the compiled per-holding arithmetic both Lokis share (their
+  hand values come from the compiled street kernels, ``agents.strength.street``);
 * ``batched_loki`` -- ``BatchedLoki``, the batched twin (``batched_*`` its parts).
 
 The formulas, the gaps in the theses and our readings of them: ``agents/loki/README.md``.

@@ -10,7 +10,6 @@ import numpy.typing as npt
 from agents.base import KnownPolicyAgent, Probabilities, certain, legal_actions
 from agents.loki.action_contexts import Decision, replay
 from agents.loki.draw import HandDraw, Played, next_residual
-from agents.loki.hand_values import StreetTables, field_potential2, field_values, street_tables
 from agents.loki.opponents import OpponentModels, later_bets
 from agents.loki.params import Betting, LokiParams, Modelling, Reweighting, Tightness
 from agents.loki.postflop import BettingThresholds, Spot
@@ -22,6 +21,7 @@ from agents.loki.preflop import (
     select_strategy,
 )
 from agents.loki.triples import decide_spot
+from agents.strength.street import StreetTables, field_potential2, field_values, street_tables
 from envs.crn import sample_action
 from envs.rules import Action, Street
 from envs.view import PlayerView
@@ -104,7 +104,7 @@ class Loki(KnownPolicyAgent):
     """The round in which Loki last semi-bluffed (its bets continue while nobody bets)."""
     _played: Played | None
     _tables: dict[Street, StreetTables]
-    """The hand's street values (``agents.loki.hand_values``), by street."""
+    """The hand's street values (``agents.strength.street``), by street."""
     _cards: tuple[tuple[int, int], tuple[int, ...]]
 
     def __init__(

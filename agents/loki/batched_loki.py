@@ -7,7 +7,7 @@ runner does). A call reads each row's action log in place (``DecisionBatch.logs(
 replays only the entries the table has not processed (``agents.loki.batched_history``): the
 agent's own actions move Loki-2's draw and the semi-bluff, the opponents' are counted (specific
 modelling) and re-weight their tables, round by round: before a round's re-weightings and
-decisions a table gets the own hand's values of that round (``agents.loki.hand_values``), once per
+decisions a table gets the own hand's values of that round (``agents.strength.street``), once per
 table and round, after the pending re-weighting of the round before is folded in. Then the
 pre-flop rows decide by income rate (``agents.loki.batched_preflop``) and the post-flop rows on
 HSn and PPOT against the field of their opponents (``agents.loki.weighting``,

@@ -5,7 +5,7 @@ time: the pre-flop thresholds first, then for the flop, the turn and the river i
 tables with an action or a decision in that round, (1) the pending re-weighting of an earlier
 round is folded into the table (``agents.loki.weighting.materialize``: it still reads that
 round's board values), (2) the own hand's values of the round are computed once per table and
-round (``agents.loki.hand_values.street_tables``), (3) Loki-1's thresholds are noted and Loki-2's
+round (``agents.strength.street.street_tables``), (3) Loki-1's thresholds are noted and Loki-2's
 triples multiplied in. ``postflop`` then decides the post-flop rows: the field of each row's
 opponents still in, HSn and PPOT against it (``field_values``; PPOT2 on the flop with
 ``lookahead=2``), the rules or the conditioned triple (``agents.loki.triples.decide``).
@@ -23,12 +23,12 @@ from agents.jit import readonly
 from agents.loki.batched_history import THRESHOLD, TRIPLE, Events, Learned
 from agents.loki.batched_loki_params import LokiParamArrays
 from agents.loki.batched_state import LokiTables
-from agents.loki.hand_values import field_potential2, field_values, street_tables
 from agents.loki.opponents import later_bets
 from agents.loki.triples import decide, triple_events
 from agents.loki.weighting import fields, materialize, note_thresholds
 from agents.strength.holdings import NUM_HOLDINGS
 from agents.strength.income_rate import load_income_rates
+from agents.strength.street import field_potential2, field_values, street_tables
 from envs.batched.views import DecisionBatch
 from envs.rules import Rules, Street
 

@@ -28,8 +28,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from agents.loki.hand_values import StreetTables
 from agents.strength.holdings import NUM_HOLDINGS
+from agents.strength.street import StreetTables
 
 __all__ = ["LokiTables"]
 

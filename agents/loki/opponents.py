@@ -16,7 +16,7 @@ opponent's action:
 
 The per-holding arithmetic is the compiled loops of ``agents.loki.weighting`` and
 ``agents.loki.triples``, which the batched Loki runs too; the post-flop values (HS1 and PPOTc
-of every holding) come from ``agents.loki.hand_values``.
+of every holding) come from ``agents.strength.street``.
 """
 
 from __future__ import annotations

@@ -362,10 +362,8 @@ SLOW_CASES: dict[str, dict[str, SlowCase]] = {
         ),
     },
 }
-HAND_SHARE = 0.1
-"""The share of each case's hands played: the street values are computed row by row in NumPy
-for now (``agents.loki.hand_values``), about 30 ms per hand of each side; the compiled
-kernels of issue 22 make the whole of them affordable."""
+HAND_SHARE = 1.0
+"""The share of each case's hands played (all of them: 20,000 hands per family)."""
 
 
 @pytest.mark.slow
