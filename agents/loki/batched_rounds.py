@@ -5,9 +5,9 @@ time: the pre-flop thresholds first, then for the flop, the turn and the river i
 tables with an action or a decision in that round, (1) the pending re-weighting of an earlier
 round is folded into the table (``agents.loki.weighting.materialize``: it still reads that
 round's board values), (2) the own hand's values of the round are computed once per table and
-round (``agents.strength.street.street_tables``), (3) Loki-1's thresholds are noted and Loki-2's
-triples multiplied in. ``postflop`` then decides the post-flop rows: the field of each row's
-opponents still in, HSn and PPOT against it (``field_values``; PPOT2 on the flop with
+round (``agents.strength.street.street_tables``, written into the tables' memory), (3)
+Loki-1's thresholds are noted and Loki-2's triples multiplied in. ``postflop`` then decides
+the post-flop rows: the field of each row's opponents still in, HSn and PPOT against it (``field_values``; PPOT2 on the flop with
 ``lookahead=2``), the rules or the conditioned triple (``agents.loki.triples.decide``).
 """
 
@@ -110,8 +110,10 @@ def reweight(
         stale = rows[state.values_street[touched] != r]
         if len(stale):
             width = np.full(len(stale), _BOARD_SIZE[r])
-            values = street_tables(batch.hole[stale], batch.board[stale], width)
-            state.store_values(tables[stale], values, int(r))
+            street_tables(
+                batch.hole[stale], batch.board[stale], width, out=state.values, at=tables[stale]
+            )
+            state.values_street[tables[stale]] = int(r)
         _note(state, acting[kind[acting] == THRESHOLD], event_tables, slots, street, learned)
         triples = acting[kind[acting] == TRIPLE]
         if len(triples):
@@ -163,7 +165,7 @@ def postflop(
     opponents = np.maximum(1, state.num_seats - 1 - folded.sum(axis=1)).astype(np.int64)
     field = np.empty((len(rows), NUM_HOLDINGS))
     fields(tables, me, folded, ~p.models, state.weights, *_pending(state, p), field)
-    hsn, ppot = field_values(state.values.take(tables), field, opponents)
+    hsn, ppot = field_values(state.values, field, opponents, rows=tables)
     two = np.flatnonzero((street == Street.FLOP) & (p.lookahead[tables] == 2))
     if len(two):
         ppot[two] = field_potential2(batch.hole[rows[two]], batch.board[rows[two]], field[two])

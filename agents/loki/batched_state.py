@@ -115,12 +115,3 @@ class LokiTables:
             self.start_hands(fresh)
             self.hand_id[fresh] = hand_id[changed]
             self.hole[fresh] = hole[changed]
-
-    def store_values(self, tables: Index, values: StreetTables, street: int) -> None:
-        """Keep ``values`` (one row per table of ``tables``) as those of round ``street``."""
-        mine = self.values
-        mine.hs1[tables] = values.hs1
-        mine.ppotc[tables] = values.ppotc
-        mine.versus[tables] = values.versus
-        mine.after[tables] = values.after
-        self.values_street[tables] = street

@@ -181,20 +181,23 @@ def field_rows(
     hs1_out: npt.NDArray[np.float64],
     ppot_out: npt.NDArray[np.float64],
     total_out: npt.NDArray[np.float64],
+    table_rows: npt.NDArray[np.int64],
 ) -> None:
     """HS1, PPOT1 and the live weight of each row (HS1 NaN where that weight is 0), added as
     the references add: ``hand_strength`` sums the weights of the live holdings, of those
     the own hand beats and of those it ties in NumPy's pairwise order over the holdings;
-    ``potential_counts`` adds to ``HP`` holding after holding in colex order."""
+    ``potential_counts`` adds to ``HP`` holding after holding in colex order. Row ``row`` of
+    the outputs and of ``field`` reads row ``table_rows[row]`` of ``versus`` and ``after``."""
     live = np.empty(versus.shape[1])
     worse = np.empty(versus.shape[1])  # the holdings the own hand beats
     tied = np.empty(versus.shape[1])
     hp = np.zeros((3, 3))
     hp_total = np.zeros(3)
-    for row in range(versus.shape[0]):
+    for row in range(field.shape[0]):
+        at = table_rows[row]
         n_live = n_worse = n_tied = 0
         for h in range(versus.shape[1]):
-            sign = versus[row, h]
+            sign = versus[at, h]
             w = field[row, h]
             # Always written, kept where the holding belongs.
             live[n_live], worse[n_worse], tied[n_tied] = w, w, w
@@ -209,14 +212,14 @@ def field_rows(
         hp_total[:] = 0.0
         for t in range(colex.shape[0]):
             h = colex[t]
-            sign = versus[row, h]
+            sign = versus[at, h]
             if sign == _DEAD:
                 continue
             w = field[row, h]
             now = _AHEAD if sign > 0 else (_TIED if sign == 0 else _BEHIND)
-            wins = np.float64(after[row, h, 0])
-            ties = np.float64(after[row, h, 1])
-            losses = np.float64(after[row, h, 2])
+            wins = np.float64(after[at, h, 0])
+            ties = np.float64(after[at, h, 1])
+            losses = np.float64(after[at, h, 2])
             hp[now, 0] += w * wins
             hp[now, 1] += w * ties
             hp[now, 2] += w * losses

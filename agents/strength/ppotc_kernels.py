@@ -122,10 +122,11 @@ def ppotc_rows(
     flop_weights: npt.NDArray[np.float64],
     turn_weights: npt.NDArray[np.float64],
     ppotc_out: npt.NDArray[np.float64],
+    out_rows: npt.NDArray[np.int64],
 ) -> None:
-    """``ppotc_out[row]`` of every holding on ``boards[row, :board_len[row]]`` from the ranks
-    of its slot pairs and its rare triples; 0 on the river, NaN where the holding meets the
-    board."""
+    """``ppotc_out[out_rows[row]]`` of every holding on ``boards[row, :board_len[row]]`` from
+    the ranks of its slot pairs and its rare triples; 0 on the river, NaN where the holding
+    meets the board."""
     slots = np.empty(52, dtype=np.int64)
     on_board = np.empty(52, dtype=np.bool_)
     draw = np.empty(52, dtype=np.bool_)
@@ -168,7 +169,7 @@ def ppotc_rows(
                 draw[m] = draw_rank[card >> 2]
                 board_after[m] = suit_count[card & 3] + 1
                 m += 1
-        ppotc = ppotc_out[row]
+        ppotc = ppotc_out[out_rows[row]]
         ppotc[:] = np.nan
         if n == 5:
             for j in range(1, m):

@@ -43,6 +43,7 @@ from agents.strength.field_kernels import field_rows, potential2_rows
 from agents.strength.holdings import HOLDINGS, NUM_HOLDINGS, PAIR_INDEX
 from agents.strength.ppotc import FLOP_WEIGHTS, TURN_WEIGHTS
 from agents.strength.ppotc_kernels import CATEGORY_BY_RANK, NEXT_FLOOR, ppotc_rows
+from agents.strength.street_checks import checked_field, checked_rows, checked_targets
 from agents.strength.street_kernels import MOST_PAIRS, MOST_TRIPLES, street_rows
 from agents.strength.strength_all_kernels import strength_all_rows
 from envs.evaluator import CARD_KEYS, FLUSH_KEYS, lookup_tables
@@ -113,7 +114,14 @@ class StreetTables:
         )
 
 
-def street_tables(holes: Ints, boards: Ints, board_len: Ints) -> StreetTables:
+def street_tables(
+    holes: Ints,
+    boards: Ints,
+    board_len: Ints,
+    *,
+    out: StreetTables | None = None,
+    at: Ints | None = None,
+) -> StreetTables:
     """The ``StreetTables`` of k rows: row i holds ``holes[i]`` on ``boards[i, :board_len[i]]``.
 
     Args:
@@ -121,27 +129,36 @@ def street_tables(holes: Ints, boards: Ints, board_len: Ints) -> StreetTables:
         boards: ``(k, w)`` card ids, ``w`` in 3..5; only the first ``board_len[i]`` cells of
             row i are read (the rest may hold anything).
         board_len: ``(k,)`` 3 (flop), 4 (turn) or 5 (river), at most ``w``.
+        out: Tables to write into instead of new ones (e.g. a batch's memory of every table),
+            row i into row ``at[i]``; ``out`` is returned.
+        at: ``(k,)`` distinct rows of ``out`` (only with ``out``).
 
     Raises:
-        ValueError: on other shapes or lengths, a card id outside 0..51, or a card twice in a
-            row (hole and board together).
+        ValueError: on other shapes or lengths, a card id outside 0..51, a card twice in a
+            row (hole and board together), or ``at`` that does not fit ``out``.
     """
-    hole_array, board_array, lengths = _rows(holes, boards, board_len)
+    hole_array, board_array, lengths = checked_rows(holes, boards, board_len)
     k = len(hole_array)
-    hs1 = np.empty((k, NUM_HOLDINGS))
-    ppotc = np.empty((k, NUM_HOLDINGS))
-    versus = np.empty((k, NUM_HOLDINGS), dtype=np.int8)
-    after = np.empty((k, NUM_HOLDINGS, 3), dtype=np.uint8)
+    if out is None:
+        if at is not None:
+            raise ValueError("at= needs out=")
+        out = StreetTables(
+            hs1=np.empty((k, NUM_HOLDINGS)),
+            ppotc=np.empty((k, NUM_HOLDINGS)),
+            versus=np.empty((k, NUM_HOLDINGS), dtype=np.int8),
+            after=np.empty((k, NUM_HOLDINGS, 3), dtype=np.uint8),
+        )
+        target = np.arange(k, dtype=np.int64)
+    else:
+        target = checked_targets(at, k, out.rows)
     scratch = _Scratch.allocate(min(k, _CHUNK))
     for start in range(0, k, _CHUNK):
         rows = slice(start, start + _CHUNK)
         chunk = scratch.head(len(lengths[rows]))
-        _rank_chunk(
-            chunk, hole_array[rows], board_array[rows], lengths[rows], versus[rows], after[rows]
-        )
-        _strength_chunk(chunk, board_array[rows], lengths[rows], hs1[rows])
-        _ppotc_chunk(chunk, board_array[rows], lengths[rows], ppotc[rows])
-    return StreetTables(hs1=hs1, ppotc=ppotc, versus=versus, after=after)
+        _rank_chunk(chunk, hole_array[rows], board_array[rows], lengths[rows], out, target[rows])
+        _strength_chunk(chunk, board_array[rows], lengths[rows], out.hs1, target[rows])
+        _ppotc_chunk(chunk, board_array[rows], lengths[rows], out.ppotc, target[rows])
+    return out
 
 
 class _Scratch(NamedTuple):
@@ -171,10 +188,11 @@ def _rank_chunk(
     holes: Int64s,
     boards: Int64s,
     lengths: Int64s,
-    versus: npt.NDArray[np.int8],
-    after: npt.NDArray[np.uint8],
+    out: StreetTables,
+    target: Int64s,
 ) -> None:
-    """Rank the subsets of a chunk of rows into ``scratch``; fill ``versus`` and ``after``."""
+    """Rank the subsets of a chunk of rows into ``scratch``; fill ``versus`` and ``after`` of
+    ``out`` at the ``target`` rows."""
     c = _constants()
     street_rows(
         holes,
@@ -188,20 +206,29 @@ def _rank_chunk(
         c.look,
         c.flush,
         *scratch,
-        versus,
-        after,
+        out.versus,
+        out.after,
+        target,
     )
 
 
 def _strength_chunk(
-    scratch: _Scratch, boards: Int64s, lengths: Int64s, hs1: npt.NDArray[np.float64]
+    scratch: _Scratch,
+    boards: Int64s,
+    lengths: Int64s,
+    hs1: npt.NDArray[np.float64],
+    target: Int64s,
 ) -> None:
     """HS1 of every holding of a chunk of rows, from the ranks in ``scratch``."""
-    strength_all_rows(boards, lengths, scratch.pairs, _constants().pair_index, hs1)
+    strength_all_rows(boards, lengths, scratch.pairs, _constants().pair_index, hs1, target)
 
 
 def _ppotc_chunk(
-    scratch: _Scratch, boards: Int64s, lengths: Int64s, ppotc: npt.NDArray[np.float64]
+    scratch: _Scratch,
+    boards: Int64s,
+    lengths: Int64s,
+    ppotc: npt.NDArray[np.float64],
+    target: Int64s,
 ) -> None:
     """PPOTc of every holding of a chunk of rows, from the ranks in ``scratch``."""
     c = _constants()
@@ -215,11 +242,12 @@ def _ppotc_chunk(
         c.flop_weights,
         c.turn_weights,
         ppotc,
+        target,
     )
 
 
 def field_values(
-    tables: StreetTables, field: npt.ArrayLike, opponents: Ints
+    tables: StreetTables, field: npt.ArrayLike, opponents: Ints, rows: Ints | None = None
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     """(HSn, PPOT1) of each row's own hand against its field weights.
 
@@ -231,20 +259,29 @@ def field_values(
         field: ``(k, 1326)`` non-negative weights (the field array, Papp 1998 section 7.3);
             entries of dead holdings are ignored.
         opponents: ``(k,)`` n >= 1 per row: HSn = HS1 ** n (Papp eq. 5.3).
+        rows: ``(k,)`` the row of ``tables`` of each row (default: all of them, in order);
+            saves copying the rows out of a batch's memory.
 
     Raises:
         ValueError: on other shapes, negative or non-finite weights, ``opponents < 1``, or a
             row whose live holdings all weigh 0 (as ``hand_strength``; HS is undefined).
     """
-    weights = _field(field, tables.rows)
+    if rows is None:
+        index = np.arange(tables.rows, dtype=np.int64)
+    else:
+        index = np.asarray(rows)
+        if index.ndim != 1 or (index.size and index.dtype.kind not in "iu"):
+            raise ValueError(f"rows must be a 1-d integer array, got {index.dtype} {index.shape}")
+        if index.size and (int(index.min()) < 0 or int(index.max()) >= tables.rows):
+            raise ValueError(f"rows must lie in 0..{tables.rows - 1}")
+    k = len(index)
+    weights = checked_field(field, k)
     counts = np.asarray(opponents)
-    if counts.shape != (tables.rows,) or (counts.size and counts.dtype.kind not in "iu"):
-        raise ValueError(
-            f"opponents must be ({tables.rows},) integers, got {counts.dtype} {counts.shape}"
-        )
+    if counts.shape != (k,) or (counts.size and counts.dtype.kind not in "iu"):
+        raise ValueError(f"opponents must be ({k},) integers, got {counts.dtype} {counts.shape}")
     if counts.size and int(counts.min()) < 1:
         raise ValueError(f"opponents must be at least 1, got {int(counts.min())}")
-    hs1, ppot, total = (np.empty(tables.rows) for _ in range(3))
+    hs1, ppot, total = (np.empty(k) for _ in range(3))
     field_rows(
         readonly(tables.versus, np.int8),
         readonly(tables.after, np.uint8),
@@ -253,6 +290,7 @@ def field_values(
         hs1,
         ppot,
         total,
+        readonly(index, np.int64),
     )
     empty = np.flatnonzero(~(total > 0.0))
     if empty.size:
@@ -280,8 +318,8 @@ def field_potential2(holes: Ints, boards: Ints, field: npt.ArrayLike) -> npt.NDA
     Raises:
         ValueError: on other shapes, bad or repeated cards, or bad weights.
     """
-    hole_array, board_array, _ = _rows(holes, boards, np.full(len(np.asarray(holes)), 3))
-    weights = _field(field, len(hole_array))
+    hole_array, board_array, _ = checked_rows(holes, boards, np.full(len(np.asarray(holes)), 3))
+    weights = checked_field(field, len(hole_array))
     ppot = np.empty(len(hole_array))
     c = _constants()
     potential2_rows(
@@ -336,49 +374,3 @@ def _constants() -> _Constants:
         flop_weights=readonly(FLOP_WEIGHTS.vector(), np.float64),
         turn_weights=readonly(TURN_WEIGHTS.vector(), np.float64),
     )
-
-
-def _rows(
-    holes: Ints, boards: Ints, board_len: Ints
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """Validated ``(holes, boards, board_len)`` as read-only int64 arrays (unread board cells
-    zeroed); ``ValueError`` otherwise."""
-    hole_array, board_array, lengths = (np.asarray(a) for a in (holes, boards, board_len))
-    for name, array in (("holes", hole_array), ("boards", board_array), ("board_len", lengths)):
-        if array.dtype.kind not in "iu":
-            raise ValueError(f"{name} must be integers, got dtype {array.dtype}")
-    if hole_array.ndim != 2 or hole_array.shape[1] != 2:
-        raise ValueError(f"holes must have shape (k, 2), got {hole_array.shape}")
-    k = len(hole_array)
-    if board_array.ndim != 2 or board_array.shape[0] != k or not 3 <= board_array.shape[1] <= 5:
-        raise ValueError(f"boards must have shape ({k}, 3..5), got {board_array.shape}")
-    if lengths.shape != (k,):
-        raise ValueError(f"board_len must have shape ({k},), got {lengths.shape}")
-    width = board_array.shape[1]
-    if k and (int(lengths.min()) < 3 or int(lengths.max()) > width):
-        raise ValueError(f"board lengths must lie in 3..{width}, got {np.unique(lengths)}")
-    used = np.arange(width) < lengths[:, np.newaxis]
-    cards = np.concatenate([hole_array, np.where(used, board_array, 0)], axis=1)
-    if k and (int(cards.min()) < 0 or int(cards.max()) > 51):
-        raise ValueError("card ids must lie in 0..51")
-    # Unread board cells become distinct ids above 51, so that they never repeat.
-    read = np.concatenate([np.ones((k, 2), dtype=bool), used], axis=1)
-    known = np.sort(np.where(read, cards, 52 + np.arange(width + 2)), axis=1)
-    repeated = np.flatnonzero((known[:, 1:] == known[:, :-1]).any(axis=1))
-    if repeated.size:
-        raise ValueError(f"rows {repeated[:10].tolist()} hold a card twice")
-    return (
-        readonly(cards[:, :2], np.int64),
-        readonly(cards[:, 2:], np.int64),
-        readonly(lengths, np.int64),
-    )
-
-
-def _field(field: npt.ArrayLike, k: int) -> npt.NDArray[np.float64]:
-    """``field`` as a read-only ``(k, 1326)`` float array; ``ValueError`` if malformed."""
-    weights = np.asarray(field, dtype=np.float64)
-    if weights.shape != (k, NUM_HOLDINGS):
-        raise ValueError(f"field must have shape ({k}, {NUM_HOLDINGS}), got {weights.shape}")
-    if not np.isfinite(weights).all() or (weights < 0).any():
-        raise ValueError("field weights must be finite and non-negative")
-    return readonly(weights, np.float64)

@@ -196,11 +196,12 @@ def street_rows(
     rare_count: npt.NDArray[np.int64],
     versus_out: npt.NDArray[np.int8],
     after_out: npt.NDArray[np.uint8],
+    out_rows: npt.NDArray[np.int64],
 ) -> None:
     """Per row: the ranks of the slot pairs (``ranks_out[row, :C(m, 2)]``, colex) and, on the
     flop and turn, the slot triples ranked a straight or better (``rare_out[row,
     :rare_count[row]]``, as ``_rank_block`` packs them); ``versus_out`` and ``after_out`` as
-    ``StreetTables`` has them."""
+    ``StreetTables`` has them, at row ``out_rows[row]`` of those two."""
     slots = np.empty(52, dtype=np.int64)
     keys = np.empty(52, dtype=np.int64)
     masks = np.empty(52, dtype=np.int64)
@@ -274,7 +275,7 @@ def street_rows(
                 )
                 final[s] = triples[z * (z - 1) * (z - 2) // 6 + y * (y - 1) // 2 + x]
             _after_counts(triples, m, own, final, ahead, tied)
-        versus, after = versus_out[row], after_out[row].reshape(-1)
+        versus, after = versus_out[out_rows[row]], after_out[out_rows[row]].reshape(-1)
         versus[:] = _DEAD
         after[:] = 0
         mine = ranks[high * (high - 1) // 2 + low]

@@ -37,9 +37,10 @@ def strength_all_rows(
     pair_ranks: npt.NDArray[np.int16],
     pair_index: npt.NDArray[np.int64],
     hs1_out: npt.NDArray[np.float64],
+    out_rows: npt.NDArray[np.int64],
 ) -> None:
-    """``hs1_out[row]`` of every holding on ``boards[row, :board_len[row]]`` from the ranks
-    of its slot pairs ``pair_ranks[row]``; NaN where the holding meets the board."""
+    """``hs1_out[out_rows[row]]`` of every holding on ``boards[row, :board_len[row]]`` from
+    the ranks of its slot pairs ``pair_ranks[row]``; NaN where the holding meets the board."""
     u = np.uint64
     width = u(_WIDTH)
     slots = np.empty(52, dtype=np.int64)
@@ -82,7 +83,7 @@ def strength_all_rows(
                     below = matrix[row_a + y]
                     score += np.int16(below < value) + np.int16(below <= value)
                 scores[row_a + x] = score
-        hs1 = hs1_out[row]
+        hs1 = hs1_out[out_rows[row]]
         hs1[:] = np.nan
         total = pairs - 2 * (m - 1) + 1
         p = 0

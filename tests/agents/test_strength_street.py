@@ -295,3 +295,55 @@ def test_kernels_call_only_kernels_of_their_own_module() -> None:
                 if isinstance(callee, numba.core.registry.CPUDispatcher):
                     assert callee.py_func.__module__ == module.__name__, (value, name)
     assert kernels >= 10
+
+
+# ------------------------------------------------------------------ into memory, by row
+
+
+def test_tables_written_into_memory_and_field_values_by_row_equal_fresh_ones() -> None:
+    rng = np.random.default_rng(17)
+    deals = random_rows(rng, 12)
+    lengths = np.array([3, 4, 5] * 4)
+    fresh = street_tables(deals[:, :2], deals[:, 2:], lengths)
+    memory = street_tables(deals[:, :2], deals[:, 2:], np.full(12, 5))  # other values first
+    at = rng.permutation(12)
+    street_tables(deals[:, :2], deals[:, 2:], lengths, out=memory, at=at)
+    for name in ("hs1", "ppotc", "versus", "after"):
+        np.testing.assert_array_equal(getattr(memory, name)[at], getattr(fresh, name))
+    field = rng.random((12, NUM_HOLDINGS))
+    opponents = rng.integers(1, 4, 12)
+    expected = field_values(fresh, field, opponents)
+    by_row = field_values(memory, field, opponents, rows=at)
+    for got, want in zip(by_row, expected, strict=True):
+        np.testing.assert_array_equal(got, want)
+    some = field_values(memory, field[:5], opponents[:5], rows=at[:5])
+    np.testing.assert_array_equal(some[0], expected[0][:5])
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"at": np.arange(2)}, "at= needs out="),
+        ({"out": "memory"}, "out= needs at="),
+        ({"out": "memory", "at": np.array([0, 0])}, "at repeats a row"),
+        ({"out": "memory", "at": np.array([0, 9])}, r"at must lie in 0\.\.3"),
+        ({"out": "memory", "at": np.array([0])}, r"at must be \(2,\) integers"),
+    ],
+)
+def test_bad_targets_are_refused(kwargs: dict[str, object], message: str) -> None:
+    deals = random_rows(np.random.default_rng(3), 4)
+    memory = street_tables(deals[:, :2], deals[:, 2:], np.full(4, 3))
+    if kwargs.get("out") == "memory":
+        kwargs = {**kwargs, "out": memory}
+    with pytest.raises(ValueError, match=message):
+        street_tables(deals[:2, :2], deals[:2, 2:], np.full(2, 3), **kwargs)  # type: ignore[arg-type]
+
+
+def test_bad_field_rows_are_refused() -> None:
+    deals = random_rows(np.random.default_rng(4), 3)
+    tables = street_tables(deals[:, :2], deals[:, 2:], np.full(3, 4))
+    field = np.ones((2, NUM_HOLDINGS))
+    with pytest.raises(ValueError, match=r"rows must lie in 0\.\.2"):
+        field_values(tables, field, np.ones(2, dtype=np.int64), rows=np.array([0, 3]))
+    with pytest.raises(ValueError, match="rows must be a 1-d integer array"):
+        field_values(tables, field, np.ones(2, dtype=np.int64), rows=np.array([0.0, 1.0]))
