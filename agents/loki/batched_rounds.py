@@ -7,8 +7,9 @@ round is folded into the table (``agents.loki.weighting.materialize``: it still 
 round's board values), (2) the own hand's values of the round are computed once per table and
 round (``agents.strength.street.street_tables``, written into the tables' memory), (3)
 Loki-1's thresholds are noted and Loki-2's triples multiplied in. ``postflop`` then decides
-the post-flop rows: the field of each row's opponents still in, HSn and PPOT against it (``field_values``; PPOT2 on the flop with
-``lookahead=2``), the rules or the conditioned triple (``agents.loki.triples.decide``).
+the post-flop rows: the field of each row's opponents still in, HSn and PPOT against it
+(``field_values``; PPOT2 on the flop with ``lookahead=2``), the rules or the conditioned triple
+(``agents.loki.triples.decide``).
 """
 
 from __future__ import annotations
