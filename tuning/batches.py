@@ -190,7 +190,7 @@ def _run_batch(
     for r in range(len(rounds)):
         blocks = rounds[r]
         rest = [b for later in rounds[r:] for b in later]
-        passes = len(alive) * len(rest) * 2 * len(protocol.opponents)
+        passes = len(alive) * len(rest) * protocol.seats * len(protocol.lineups)
         last = r == len(rounds) - 1 or (r > 0 and passes <= MERGE_PASSES)
         if last:
             blocks = rest  # few survivors: the rest at once (narrow rounds waste the engine)

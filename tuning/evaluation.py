@@ -2,13 +2,14 @@
 
 A block is a session: fresh agents play deals ``0 .. deals_per_block - 1`` of the block's seed
 (``block_seed(seed, namespace, b)``) in order, so BPP learns its opponent within it. Every
-block is played in both seatings (duplicate) against each opponent of the protocol, and every
+block is played in both seatings (duplicate) against each opponent of the protocol (or, at a
+table of more seats, in every seating of the candidate and its opponents), and every
 candidate plays the same blocks: the same cards and, since decisions are drawn from common
 random numbers keyed by (seed, deal, seat, decision index), the same uniforms at every
 decision. Candidates whose probabilities are close then take the same actions, and their
 paired differences are far less noisy than their values.
 
-A block's value for a point is the candidate's chips over both seatings, in small bets per
+A block's value for a point is the candidate's chips over all seatings, in small bets per
 hand, averaged over the opponents (each weighs the same); ``BlockValues`` holds it raw and
 AIVAT-corrected (``envs.aivat``; unbiased, with less variance: the studies use the corrected
 value). All points of a call play at once: one pass per (opponent, point, block, seating),
@@ -73,8 +74,12 @@ class MatchProtocol:
     are not comparable."""
 
     opponents: tuple[str, ...] = ("bpp-curves",)
-    """Registry names the candidate plays heads-up against, each weighing the same (the
-    default: the curve BPP, which Carlton tuned BPP against)."""
+    """Registry names the candidate plays: heads-up against each, each weighing the same (the
+    default: the curve BPP, which Carlton tuned BPP against); or, with ``seats`` above 2, the
+    ``seats - 1`` opponents of one table (a name may repeat: several copies)."""
+    seats: int = 2
+    """Seats of the table: 2 (heads-up against each opponent in turn) to 10 (one table of the
+    candidate and the opponents, every deal replayed with all of them rotated over the seats)."""
     deals_per_block: int = 250
     """Duplicate deals per block (a session: the agents learn within it); a deal is two
     hands."""
@@ -96,6 +101,14 @@ class MatchProtocol:
     def __post_init__(self) -> None:
         if not self.opponents:
             raise ValueError("the protocol needs at least one opponent")
+        seats = whole_number("seats", self.seats, minimum=2)
+        if seats > 10:
+            raise ValueError(f"seats must be 2 to 10, got {seats}")
+        if seats > 2 and len(self.opponents) != seats - 1:
+            raise ValueError(
+                f"a {seats}-seat table needs {seats - 1} opponents besides the candidate, got "
+                f"{len(self.opponents)}: {list(self.opponents)}"
+            )
         known = available_agents()
         unknown = [name for name in self.opponents if name not in known]
         if unknown:
@@ -103,7 +116,7 @@ class MatchProtocol:
                 f"unknown opponent {', '.join(map(repr, unknown))}; registered agents: "
                 f"{', '.join(known)}"
             )
-        if len(set(self.opponents)) != len(self.opponents):
+        if self.seats == 2 and len(set(self.opponents)) != len(self.opponents):
             raise ValueError(f"opponents repeat: {list(self.opponents)}")
         for name in ("deals_per_block", "blocks"):
             whole_number(name, getattr(self, name), minimum=1, what="a positive integer")
@@ -111,10 +124,18 @@ class MatchProtocol:
         self.rules  # noqa: B018 - validates the blinds and bets now
 
     @property
+    def lineups(self) -> tuple[tuple[str, ...], ...]:
+        """The opponents of each table the candidate plays, each weighing the same: one
+        heads-up table per opponent, or the one table of ``seats`` seats."""
+        if self.seats == 2:
+            return tuple((name,) for name in self.opponents)
+        return (self.opponents,)
+
+    @property
     def rules(self) -> Rules:
-        """The heads-up game every block is played in."""
+        """The game every block is played in (``seats`` seats)."""
         return Rules(
-            num_seats=2,
+            num_seats=self.seats,
             small_blind=self.small_blind,
             big_blind=self.big_blind,
             small_bet=self.small_bet,
@@ -123,8 +144,8 @@ class MatchProtocol:
 
     @property
     def hands_per_block(self) -> int:
-        """Hands the candidate plays in one block: two per deal per opponent."""
-        return 2 * self.deals_per_block * len(self.opponents)
+        """Hands the candidate plays in one block: one per deal and seat, per lineup."""
+        return self.seats * self.deals_per_block * len(self.lineups)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-friendly form (stored as a study attribute)."""
@@ -135,7 +156,7 @@ class MatchProtocol:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> MatchProtocol:
         """Inverse of ``to_dict``."""
-        return cls(**{**data, "opponents": tuple(data["opponents"])})
+        return cls(**{**data, "opponents": tuple(data["opponents"])})  # older studies: 2 seats
 
 
 def block_seed(seed: int, namespace: Namespace, block: int) -> int:
@@ -160,8 +181,8 @@ class BlockValues:
 
 @dataclass(frozen=True)
 class EvaluationPasses:
-    """The passes of one evaluation, in order: opponent, point, block, seating (slowest to
-    fastest)."""
+    """The passes of one evaluation, in order: lineup (``opponent``), point, block, seating
+    (slowest to fastest)."""
 
     opponent: Ints
     point: Ints
@@ -169,13 +190,15 @@ class EvaluationPasses:
     rotation: Ints
 
     @classmethod
-    def of(cls, points: int, blocks: Sequence[int], opponents: int) -> EvaluationPasses:
-        """Every (opponent, point, block, seating) of an evaluation."""
+    def of(
+        cls, points: int, blocks: Sequence[int], opponents: int, seats: int = 2
+    ) -> EvaluationPasses:
+        """Every (lineup, point, block, seating) of an evaluation (``seats`` seatings)."""
         grid = np.meshgrid(
             np.arange(opponents),
             np.arange(points),
             np.asarray(blocks, dtype=np.int64),
-            np.arange(2),
+            np.arange(seats),
             indexing="ij",
         )
         o, p, b, r = (axis.reshape(-1).astype(np.int64) for axis in grid)
@@ -207,16 +230,18 @@ def play_share(
     corrected = np.zeros(len(passes))
     root = protocol.seed if seed is None else seed
     seeds = np.array([block_seed(root, namespace, int(b)) for b in passes.block], dtype=np.uint64)
-    for o, opponent in enumerate(protocol.opponents):
+    for o, lineup in enumerate(protocol.lineups):
         rows = np.flatnonzero(passes.opponent == o)
         if not rows.size:
             continue
         batch = HandBatch(protocol.rules, len(rows))
         candidates = per_table(spec.players([points[int(p)] for p in passes.point[rows]]), batch)
-        others = batched_form(make_agent(opponent), batch, partial(make_agent, opponent))
+        others = [
+            batched_form(make_agent(name), batch, partial(make_agent, name)) for name in lineup
+        ]
         totals = play_seeded_passes(
             batch,
-            [candidates, others],
+            [candidates, *others],
             seeds[rows],
             protocol.deals_per_block,
             passes.rotation[rows],
@@ -239,8 +264,8 @@ def block_values(
 ) -> BlockValues:
     """Fold the passes' chips (in the order of ``EvaluationPasses.of``) into each point's block
     values."""
-    shape = (len(protocol.opponents), points, len(blocks), 2)
-    hands = 2 * protocol.deals_per_block  # per block, opponent and point
+    shape = (len(protocol.lineups), points, len(blocks), protocol.seats)
+    hands = protocol.seats * protocol.deals_per_block  # per block, lineup and point
     scale = 1.0 / (hands * protocol.small_bet)
     aivat = corrected.reshape(shape).sum(axis=3).mean(axis=0) * scale
     chips = raw.reshape(shape).sum(axis=3).mean(axis=0) * scale
@@ -261,6 +286,6 @@ def evaluate_points(
 ) -> BlockValues:
     """Every point on the same ``blocks`` of ``namespace``, in this process (see
     ``tuning.pool.EvaluationPool`` for several processes)."""
-    passes = EvaluationPasses.of(len(points), blocks, len(protocol.opponents))
+    passes = EvaluationPasses.of(len(points), blocks, len(protocol.lineups), protocol.seats)
     raw, corrected = play_share(spec, protocol, namespace, points, passes)
     return block_values(protocol, len(points), blocks, passes, raw, corrected)

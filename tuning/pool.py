@@ -124,7 +124,8 @@ class EvaluationPool:
         the protocol's by default)."""
         plain = [dict(p) for p in points]
         blocks = [int(b) for b in blocks]
-        passes = EvaluationPasses.of(len(plain), blocks, len(self.protocol.opponents))
+        protocol = self.protocol
+        passes = EvaluationPasses.of(len(plain), blocks, len(protocol.lineups), protocol.seats)
         if not self._processes:
             start = time.process_time()
             raw, corrected = play_share(

@@ -138,16 +138,17 @@ class StudySummary:
             f"**Answer: {self.verdict()}.**",
             "",
             f"{self.spec.title} with the trial's parameters against "
-            f"{', '.join(f'`{o}`' for o in p.opponents)}, heads-up, duplicate deals (each deal "
-            "played twice with the seats swapped), the same deal blocks, cards and decision "
+            f"{', '.join(f'`{o}`' for o in p.opponents)}, {_table(p.seats)}, the same deal "
+            "blocks, cards and decision "
             "uniforms for every trial (common random numbers down to the decision). Values are "
             "AIVAT-corrected. Unit: small bets per hand (sb/hand); 95% t intervals over blocks.",
             "",
             "## Protocol",
             "",
             f"- trials: {self.trials} ({counts}; {self.pruned} dropped early by racing)",
-            f"- per trial: {p.blocks} blocks (sessions) x {p.deals_per_block} deals x 2 "
-            f"seatings = {hands_per_trial:,} hands; {self.hands:,} hands in all",
+            f"- per trial: {p.blocks} blocks (sessions) x {p.deals_per_block} deals x "
+            f"{p.seats * len(p.lineups)} seatings = {hands_per_trial:,} hands; {self.hands:,} "
+            "hands in all",
             f"- game: blinds {p.small_blind}/{p.big_blind}, bets {p.small_bet}/{p.big_bet}, "
             "ACPC caps",
             f"- seeds: deals root seed {p.seed} (namespaces: tuning {int(Namespace.TUNE)}, "
@@ -237,3 +238,13 @@ def _value(value: Any) -> str:
     if isinstance(value, list | tuple):
         return ", ".join(_value(v) for v in value)
     return str(value)
+
+
+def _table(seats: int) -> str:
+    """How a study's hands are seated, in words."""
+    if seats == 2:
+        return "heads-up, duplicate deals (each deal played twice with the seats swapped)"
+    return (
+        f"at one {seats}-seat table, duplicate deals (each deal played {seats} times with the "
+        "agents rotated over the seats)"
+    )

@@ -47,6 +47,19 @@ def test_tune_says_the_answer_in_words_then_plot_redraws_it(
     assert (tmp_path / "cli" / "plots" / "curves.png").stat().st_size > 0
 
 
+def test_a_loki_study_at_a_three_seat_table(tmp_path: Path) -> None:
+    args = [
+        "tune", "--results", str(tmp_path), "--sampler", "random", "--study", "table",
+        "--agent", "loki", "--seats", "3", "--opponent", "call", "rule", "--trials", "2",
+        "--deals-per-block", "3", "--blocks", "4", "--batch-size", "2", "--rounds", "1",
+        "--top-k", "1", "--reevaluation-blocks", "2", "--confirmation-blocks", "2",
+        "--max-confirmation-blocks", "2", "--quiet",
+    ]  # fmt: skip
+    assert main(args) == 0
+    summary = (tmp_path / "table" / "summary.md").read_text()
+    assert "at one 3-seat table" in summary and "3 seatings" in summary
+
+
 def test_a_total_already_reached_is_said(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

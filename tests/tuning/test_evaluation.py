@@ -142,3 +142,39 @@ def test_pool_workers_ignore_ctrl_c_while_they_start() -> None:
         assert all(process.is_alive() for process in pool._processes)
     local = evaluate_points(BPP, TINY, Namespace.TUNE, [BPP.defaults], range(2))
     assert np.array_equal(shared.raw, local.raw)
+
+
+def test_a_table_of_more_seats_scores_the_candidate_over_every_seating() -> None:
+    from envs.match import play_match
+    from tuning.evaluation import block_seed
+
+    protocol = MatchProtocol(
+        opponents=("call", "rule", "call"), seats=4, deals_per_block=6, blocks=3, seed=5
+    )
+    assert protocol.lineups == (("call", "rule", "call"),)
+    assert protocol.rules.num_seats == 4 and protocol.hands_per_block == 24
+    values = evaluate_points(BPP, protocol, Namespace.TUNE, [BPP.defaults], range(3))
+    assert values.hands == 3 * 24
+    for block in range(3):
+        # A block is a one-session duplicate match at the table, seeded by the block.
+        seed = block_seed(protocol.seed, Namespace.TUNE, block)
+        match = play_match(
+            ["bpp", "call", "rule", "call"], hands=24, seed=seed, rules=protocol.rules
+        )
+        assert match.deal_chips is not None
+        chips = match.deal_chips[:, 0].sum() / (24 * protocol.small_bet)
+        assert values.raw[0, block] == pytest.approx(chips, abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"opponents": ("call", "rule"), "seats": 4}, "a 4-seat table needs 3 opponents"),
+        ({"opponents": ("call",) * 10, "seats": 11}, "seats must be 2 to 10"),
+        ({"opponents": ("call",), "seats": 1}, "seats must be"),
+        ({"opponents": ("call", "call")}, "opponents repeat"),
+    ],
+)
+def test_bad_tables_are_refused(kwargs: dict[str, object], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        MatchProtocol(**kwargs)  # type: ignore[arg-type]

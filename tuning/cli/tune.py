@@ -3,6 +3,7 @@
     holdem-lab tune                                   # the default study -> runs/default/
     holdem-lab tune --study demo --trials 96 --workers 2
     holdem-lab tune --study vs-call --opponent call   # tuned against another opponent
+    holdem-lab tune --agent loki --seats 6 --opponent rule call raise loki loki   # multi-way
     holdem-lab tune --study carlton --preset carlton  # the thesis's greedy search of fp / cp
     holdem-lab tune --study pg --storage postgresql://user:pw@host/db --trials 200
     holdem-lab tune --agent loki --study loki-demo --trials 32   # Loki-1's knobs
@@ -63,8 +64,15 @@ def add_study_options(parser: argparse.ArgumentParser) -> None:
         metavar="AGENT",
         help=(
             "registered agent(s) the tuned agent plays heads-up; several are averaged "
-            "(default: bpp-curves for bpp, the published agent itself for loki and loki2)"
+            "(default: bpp-curves for bpp, the published agent itself for loki and loki2); "
+            "with --seats K above 2, the K - 1 opponents of one table (names may repeat)"
         ),
+    )
+    parser.add_argument(
+        "--seats",
+        type=positive_int,
+        default=2,
+        help="2 (heads-up, the default) to 10: one table of the tuned agent and its opponents",
     )
     parser.add_argument("--deals-per-block", type=positive_int, default=250)
     parser.add_argument(
@@ -180,6 +188,7 @@ def study_parts(args: argparse.Namespace) -> tuple[Any, Any]:
     spec = make_spec(args.agent, ranges=parse_ranges(args.range), options=options)
     protocol = MatchProtocol(
         opponents=tuple(args.opponent or spec.default_opponents),
+        seats=args.seats,
         deals_per_block=args.deals_per_block,
         blocks=args.blocks,
         seed=args.seed,
