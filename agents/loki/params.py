@@ -8,8 +8,10 @@ Simulations in Poker*. "Ours" marks a value the papers do not give, with how it 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
 from enum import Enum
+from typing import Any
 
 from envs.validation import whole_number
 
@@ -161,8 +163,63 @@ class LokiParams:
         if not 0.0 < self.low_weight <= 1.0:
             raise ValueError(f"low_weight must be in (0, 1], got {self.low_weight}")
 
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-friendly values: enums by their value, Table B.2 as lists."""
+        data: dict[str, Any] = {}
+        for item in fields(self):
+            value = getattr(self, item.name)
+            if isinstance(value, Enum):
+                value = value.value
+            elif item.name == "default_frequencies":
+                value = [list(row) for row in value]
+            data[item.name] = value
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> LokiParams:
+        """Inverse of ``to_dict``; missing keys keep their defaults; an unknown key, an
+        unknown enum value or a bad value raises ``ValueError`` naming the field."""
+        known = {item.name: item for item in fields(cls)}
+        unknown = sorted(set(data) - set(known))
+        if unknown:
+            raise ValueError(f"unknown LokiParams keys {unknown}; known keys: {sorted(known)}")
+        kwargs: dict[str, Any] = {}
+        for name, value in data.items():
+            kind = _ENUMS.get(name)
+            if kind is not None:
+                choices = [member.value for member in kind]
+                if value not in choices:
+                    raise ValueError(f"{name} must be one of {choices}, got {value!r}")
+                value = kind(value)
+            elif name == "default_frequencies":
+                try:
+                    value = tuple(tuple(float(x) for x in row) for row in value)
+                except (TypeError, ValueError):
+                    raise ValueError(
+                        f"default_frequencies must be 3 rows of 3 numbers, got {value!r}"
+                    ) from None
+            elif isinstance(getattr(_DEFAULTS, name), bool):
+                if not isinstance(value, bool):
+                    raise ValueError(f"{name} must be true or false, got {value!r}")
+            elif isinstance(value, bool) or not isinstance(value, int | float):
+                raise ValueError(f"{name} must be a number, got {value!r}")
+            kwargs[name] = value
+        return cls(**kwargs)
+
+
+_ENUMS: dict[str, type[Enum]] = {
+    "tightness": Tightness,
+    "modelling": Modelling,
+    "betting": Betting,
+    "reweighting": Reweighting,
+}
+
 
 def _enum(name: str, value: object, kind: type[Enum]) -> None:
     if not isinstance(value, kind):
         choices = ", ".join(f"{kind.__name__}.{m.name}" for m in kind)
         raise ValueError(f"{name} must be one of {choices}, got {value!r}")
+
+
+_DEFAULTS = LokiParams()
+"""The defaults, whose types say what each field takes."""
