@@ -40,6 +40,7 @@ from tuning.reevaluate import (
     top_candidates,
 )
 from tuning.studies import StudySpec
+from tuning.study import DEFAULT_RESULTS
 from tuning.summary import StudySummary
 
 logger = logging.getLogger(__name__)
@@ -137,8 +138,20 @@ def write_outputs(study: optuna.Study, directory: Path) -> list[Path]:
     if plot_importances(study, plots / "importances.png"):
         written.append(plots / "importances.png")
     markdown = directory / "summary.md"
-    markdown.write_text(summary.markdown([p.name for p in written]))
+    markdown.write_text(summary.markdown([p.name for p in written], _results_option(directory)))
     return [*written, markdown]
+
+
+def _results_option(directory: Path) -> str | None:
+    """The ``--results`` a command needs to find the study of ``directory`` (``None`` for the
+    default ``runs/``), relative to the working directory when it lies inside it."""
+    results = directory.parent
+    if results.resolve() == DEFAULT_RESULTS.resolve():
+        return None
+    try:
+        return str(results.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(results)
 
 
 def _best_params(summary: StudySummary) -> dict[str, Any]:

@@ -126,8 +126,9 @@ class StudySummary:
             )
         return self.confirmation.verdict()
 
-    def markdown(self, files: Sequence[str]) -> str:
-        """The ``summary.md`` of the study, listing ``files`` (written beside it)."""
+    def markdown(self, files: Sequence[str], results: str | None = None) -> str:
+        """The ``summary.md`` of the study, listing ``files`` (written beside it); ``results``:
+        the ``--results`` directory the regenerating command needs (``None``: the default)."""
         p = self.protocol
         counts = ", ".join(f"{k.lower()} {v}" for k, v in self.trial_states.items() if v)
         hands_per_trial = p.hands_per_block * p.blocks
@@ -188,8 +189,10 @@ class StudySummary:
         for key, value in self.spec.settings(self.winner.values).items():
             lines.append(f"| {key} | {_value(defaults[key])} | {_value(value)} |")
         lines += ["", "## Files", "", *(f"- `{name}`" for name in files), ""]
+        option = f" --results {results}" if results is not None else ""
         lines.append(
-            f"Regenerate the files from the stored study: `holdem-lab plot --study {self.name}`."
+            "Regenerate the files from the stored study: "
+            f"`holdem-lab plot --study {self.name}{option}`."
         )
         return "\n".join(lines) + "\n"
 
