@@ -225,7 +225,8 @@ class LimitHoldemEnv(gym.Env[ObsType, np.int64]):
 
     * v0: initial version; deals and the stated-policy opponents' draws from the match key's
       common random numbers (so that the vector env and the PettingZoo env play the same
-      hands).
+      hands). Opponents whose decisions share one uniform per hand (``hand_uniform``, e.g.
+      ``loki2`` since it states its probabilities) draw them from its residuals.
     """
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}  # noqa: RUF012 - Gymnasium
