@@ -10,6 +10,9 @@ Measurements (public APIs present in both commits):
 
 * ``runner``: ``play_match(["bpp", "bpp-curves"], engine="batched")`` with ``--hands`` hands in
   ``--sessions`` sessions: hands per CPU-second (the figure of ``bench_runner.py``);
+* ``loki``: ``play_match(["loki", "bpp-curves"])`` on the scalar engine (2,000 hands, one
+  session) and on the batched engine (``--loki-hands`` hands, 100 per session): the second
+  says what a batched Loki gains over the commit before it, measured in the same run;
 * ``vector``: ``LimitHoldemVectorEnv(4096, [opponent])`` stepped with random legal actions:
   learner steps per CPU-second, against ``call`` and ``bpp`` (the figure of
   ``bench_vector_env.py``'s 4,096-table row).
@@ -43,6 +46,16 @@ hands, sessions = int(sys.argv[1]), int(sys.argv[2])
 start = time.process_time()
 result = play_match(["bpp", "bpp-curves"], hands=hands, seed=3, sessions=sessions,
                     engine="batched")
+print(json.dumps(result.hands / (time.process_time() - start)))
+"""
+
+LOKI = """
+import json, sys, time
+from envs.match import play_match
+engine, hands, sessions = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+start = time.process_time()
+result = play_match(["loki", "bpp-curves"], hands=hands, seed=3, sessions=sessions,
+                    engine=engine)
 print(json.dumps(result.hands / (time.process_time() - start)))
 """
 
@@ -98,6 +111,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hands", type=int, default=819_200)
     parser.add_argument("--sessions", type=int, default=8192)
     parser.add_argument("--steps", type=int, default=200_000)
+    parser.add_argument(
+        "--loki-hands",
+        type=int,
+        default=20_000,
+        help="hands of the batched loki measurement (a commit without a batched Loki plays "
+        "them through scalar copies, about 300 hands/CPU-s)",
+    )
     parser.add_argument("--write", type=Path, help="write the figures as markdown here")
     args = parser.parse_args(argv)
     if args.rounds < 1:
@@ -126,12 +146,20 @@ def measure(trees: dict[str, Path], args: argparse.Namespace) -> dict[str, dict[
     """Every measurement of both trees, ``args.rounds`` alternating rounds."""
     tasks = {
         "runner bpp vs bpp-curves (hands/CPU-s)": (RUNNER, str(args.hands), str(args.sessions)),
+        "runner loki vs bpp-curves, scalar engine (hands/CPU-s)": (LOKI, "scalar", "2000", "1"),
+        "runner loki vs bpp-curves, batched engine (hands/CPU-s)": (
+            LOKI,
+            "batched",
+            str(args.loki_hands),
+            str(args.loki_hands // 100),
+        ),
         "vector env vs call (steps/CPU-s)": (VECTOR, "call", str(args.steps)),
         "vector env vs bpp (steps/CPU-s)": (VECTOR, "bpp", str(args.steps)),
     }
     for tree in trees.values():  # compile or load the kernels before timing
         run(tree, RUNNER, "4000", "64")
         run(tree, VECTOR, "bpp", "8192")
+        run(tree, LOKI, "scalar", "100", "1")
     rates: dict[str, dict[str, list[float]]] = {t: {"A": [], "B": []} for t in tasks}
     for r in range(args.rounds):
         order = ["A", "B"] if r % 2 == 0 else ["B", "A"]

@@ -129,21 +129,28 @@ class LokiParamArrays:
     ) -> LokiParamArrays:
         """The arrays of ``per_table(params, num_tables)`` with ``preflop_table`` (Table B.1)."""
         sets = per_table(params, num_tables)
-        shifted: dict[tuple[Tightness, float], PreflopTable] = {}
-        base = np.empty((num_tables, 3, 3))
-        increment = np.empty((num_tables, 3, 3))
-        small_blind = np.empty((num_tables, 3, 2))
+        # Tables usually share a few sets (one agent's, or a study batch's candidates): build
+        # each distinct set's row once and spread the rows over the tables.
         rows: dict[int, int] = {}
+        distinct: list[LokiParams] = []
+        index = np.empty(num_tables, dtype=np.intp)
         for t, p in enumerate(sets):
-            if id(p) in rows:  # a set shared by tables: its thresholds once
-                first = rows[id(p)]
-                base[t], increment[t], small_blind[t] = (
-                    base[first],
-                    increment[first],
-                    small_blind[first],
-                )
-                continue
-            rows[id(p)] = t
+            row = rows.get(id(p))
+            if row is None:
+                row = rows[id(p)] = len(distinct)
+                distinct.append(p)
+            index[t] = row
+        once = cls._rows(distinct, preflop_table)
+        return cls(**{f.name: getattr(once, f.name)[index] for f in fields(cls)})
+
+    @classmethod
+    def _rows(cls, sets: Sequence[LokiParams], preflop_table: PreflopTable) -> LokiParamArrays:
+        """One row per set of ``sets``."""
+        shifted: dict[tuple[Tightness, float], PreflopTable] = {}
+        base = np.empty((len(sets), 3, 3))
+        increment = np.empty((len(sets), 3, 3))
+        small_blind = np.empty((len(sets), 3, 2))
+        for t, p in enumerate(sets):
             key = (p.tightness, float(p.preflop_shift))
             if key not in shifted:
                 shifted[key] = preflop_table.shifted(p.tightness, p.preflop_shift)

@@ -1,8 +1,10 @@
 """The Loki studies: Loki-1 (``--agent loki``) and Loki-2 (``--agent loki2``) knobs, heads-up.
 
-A study's matches are heads-up, so only knobs that act heads-up are searched. Not
-``probability_play``: it sets the expected number of players pre-flop (Papp 1998 eq. 6.2),
-which heads-up is always 2 (both blinds are in), so it never changes a decision. The knobs:
+The knobs are those that act heads-up, the default table (``MatchProtocol.seats``, ``--seats``
+plays larger tables with the same knobs). Not ``probability_play``: it sets the expected
+number of players pre-flop (Papp 1998 eq. 6.2), which heads-up is always 2 (both blinds are
+in), so it never changes a heads-up decision; at larger tables it keeps its published value.
+The knobs:
 
 * ``preflop_shift``: every pre-flop threshold of Loki's tightness (Table B.1's Make1, Make2,
   Make4 bases and the small blind's Call1 / Call2) lowered by this many IR4 units (x1000), in
