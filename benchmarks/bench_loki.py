@@ -2,9 +2,10 @@
 
 Protocol. ``envs.match.play_match`` end to end (decks, engine, both agents deciding and
 learning, the runner's accounts), timed with ``time.process_time`` (CPU time: the machine is
-shared). Each set-up is played by the batched engine (``--hands`` hands in ``--sessions``
-sessions) and by the scalar engine (``--scalar-hands``, one session) in alternating rounds,
-and the figure is the median over rounds; the ratio is of the medians of the same run.
+shared). Each set-up is played by the batched engine (``--hands`` hands in sessions of
+``--deals`` deals, so that every table of every set-up plays as many deals: a session of a
+K-seat set-up is played as K seatings side by side) and by the scalar engine
+(``--scalar-hands``, one session) in alternating rounds, and the figure is the median over rounds; the ratio is of the medians of the same run.
 Set-ups: heads-up ``loki`` against ``bpp-curves``, ``loki2`` against ``rule``, and a ten-seat
 table of five ``loki`` and five ``rule``. Compiled kernels are loaded (or built) before timing.
 
@@ -14,7 +15,7 @@ the heads-up batched run and multiplies by the ranks a row reads (every 2- and 3
 non-board cards on the flop and turn, every 2-subset on the river), and times the kernel alone
 on 4,096 random flop rows. Memory: ``BatchedLoki.nbytes`` per table.
 
-    python benchmarks/bench_loki.py [--hands 200000] [--sessions 2000] [--scalar-hands 2000] \\
+    python benchmarks/bench_loki.py [--hands 200000] [--deals 50] [--scalar-hands 2000] \\
         [--rounds 3] [--write results/benchmarks.md]
 """
 
@@ -55,6 +56,11 @@ TARGETS = {
     "ten seats, 5 loki + 5 rule": (None, 10),
 }
 """Issue 22: (hands per CPU-second batched, times the scalar runner) where one is set."""
+
+
+def sessions(agents: list[str], args: argparse.Namespace) -> int:
+    """Sessions of ``args.deals`` deals in ``args.hands`` hands at ``agents``' table."""
+    return max(1, args.hands // (args.deals * len(agents)))
 
 
 def rate(agents: list[str], hands: int, sessions: int, engine: str) -> float:
@@ -119,7 +125,9 @@ def bytes_per_table(loki: Loki, seats: int, tables: int = 256) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=200_000, help="hands per batched run")
-    parser.add_argument("--sessions", type=int, default=2000, help="sessions per batched run")
+    parser.add_argument(
+        "--deals", type=int, default=50, help="deals per session (per table) of a batched run"
+    )
     parser.add_argument("--scalar-hands", type=int, default=2_000, help="hands per scalar run")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--write", type=Path, help="write the figures as markdown here")
@@ -137,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
                 batched = engine == "batched"
                 hands = args.hands if batched else args.scalar_hands
                 rates[setup][engine].append(
-                    rate(agents, hands, args.sessions if batched else 1, engine)
+                    rate(agents, hands, sessions(agents, args) if batched else 1, engine)
                 )
         print(f"round {r + 1}/{args.rounds} done", file=sys.stderr)
     with RowCounter() as counter:
@@ -145,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
             SETUPS["heads-up loki vs bpp-curves"],
             hands=args.hands,
             seed=5,
-            sessions=args.sessions,
+            sessions=sessions(SETUPS["heads-up loki vs bpp-curves"], args),
             engine="batched",
         )
     rows_per_hand = sum(counter.rows.values()) / counted.hands
@@ -185,7 +193,8 @@ def report(
         f"Measured {datetime.date.today()} on {platform.machine()} "
         f"({platform.python_implementation()} {platform.python_version()}, numpy "
         f"{np.__version__}), one process, CPU time. Batched: {args.hands:,} hands in "
-        f"{args.sessions:,} sessions; scalar: {args.scalar_hands:,} hands, one session; "
+        f"sessions of {args.deals} deals (every table plays {args.deals} deals); "
+        f"scalar: {args.scalar_hands:,} hands, one session; "
         f"medians of {args.rounds} alternating rounds (every round's figure in brackets).",
         "",
         "| set-up | batched hands/CPU-s | scalar hands/CPU-s | batched / scalar | target |",
