@@ -4,11 +4,11 @@ Protocol. ``envs.match.play_match`` end to end (decks, engine, both agents decid
 learning, the runner's accounts), timed with ``time.process_time`` (CPU time: the machine is
 shared). Each set-up is played by the batched engine (``--hands`` hands in sessions of
 ``--deals`` deals, so that every table of every set-up plays as many deals: a session of a
-K-seat set-up is played as K seatings side by side) and by the scalar engine (``--scalar-
-hands``, one session) in alternating rounds, and the figure is the median over rounds; the ratio
-is of the medians of the same run. Set-ups: heads-up ``loki`` against ``bpp-curves``, ``loki2``
-against ``rule``, and a ten-seat table of five ``loki`` and five ``rule``. Compiled kernels are
-loaded (or built) before timing.
+K-seat set-up is played as K seatings side by side) and by the scalar engine
+(``--scalar-hands``, one session) in alternating rounds; the figure is the median over rounds
+and the ratio is of the medians of the same run. Set-ups: heads-up ``loki`` against
+``bpp-curves``, ``loki2`` against ``rule``, and a ten-seat table of five ``loki`` and five
+``rule``. Compiled kernels are loaded (or built) before timing.
 
 Hand ranks: the batched Loki computes its street tables (``agents.strength.street``) once per
 table and betting round where it acts or re-weights; the benchmark counts those rows during
