@@ -13,6 +13,7 @@ figures on the batched engine as on the scalar one.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
@@ -362,8 +363,11 @@ SLOW_CASES: dict[str, dict[str, SlowCase]] = {
         ),
     },
 }
-HAND_SHARE = 1.0
-"""The share of each case's hands played (all of them: 20,000 hands per family)."""
+FULL_TWINS = os.environ.get("HOLDEM_LAB_FULL_TWINS") == "1"
+HAND_SHARE = 1.0 if FULL_TWINS else 0.25
+"""The share of each case's hands played: a quarter in ``make test`` (5,000 hands per family,
+about a minute on two workers); all of them, 20,000 hands per family, with
+``HOLDEM_LAB_FULL_TWINS=1`` (that run's outcome is recorded in results/loki.md)."""
 
 
 @pytest.mark.slow
