@@ -24,7 +24,14 @@ from envs.batched.views import DecisionBatch, HandEndBatch
 from envs.rules import Action
 from envs.view import PlayerView
 
-__all__ = ["BatchedAgent", "HasBatchedForm", "KnownPolicy", "Probabilities", "SeatAgent"]
+__all__ = [
+    "BatchedAgent",
+    "HasBatchedForm",
+    "HasTableBytes",
+    "KnownPolicy",
+    "Probabilities",
+    "SeatAgent",
+]
 
 Probabilities = tuple[float, float, float]
 """Probabilities of ``(FOLD, CALL, RAISE)``; zero on illegal actions, summing to one."""
@@ -100,4 +107,14 @@ class HasBatchedForm(Protocol):
         """A batched agent playing this agent's parameters at each of ``num_tables`` tables,
         with fresh memory (nothing this agent learned is copied); ``None`` when there is no
         faithful twin (e.g. for a subclass that changes how the agent plays or remembers)."""
+        ...
+
+
+@runtime_checkable
+class HasTableBytes(Protocol):
+    """A seat agent whose batched form keeps much memory per table: the match runner plays
+    fewer tables at once for it, so that a match's memory does not grow with its sessions."""
+
+    def table_bytes(self, num_seats: int) -> int:
+        """Bytes its batched form keeps per table at ``num_seats``-seat tables."""
         ...

@@ -134,6 +134,12 @@ class Loki(KnownPolicyAgent):
         """A fresh agent with the same settings, sharing the (read-only) given pre-flop table."""
         return type(self)(self.params, name=self.name, preflop_table=self._given_table)
 
+    def table_bytes(self, num_seats: int) -> int:
+        """Bytes the batched form keeps per ``num_seats``-seat table (``HasTableBytes``)."""
+        from agents.loki.batched_loki import table_bytes
+
+        return table_bytes(self.params, num_seats)
+
     def batched(self, num_tables: int) -> BatchedAgent | None:
         """``BatchedLoki`` playing these parameters and pre-flop table at each of
         ``num_tables`` tables (fresh memory); ``None`` for a subclass, which may play or

@@ -28,7 +28,7 @@ from agents.loki.batched_loki_params import LokiParamArrays, check_num_tables
 from agents.loki.batched_preflop import preflop_decisions
 from agents.loki.batched_rounds import income_rate_tables, postflop, reweight
 from agents.loki.batched_state import LokiTables
-from agents.loki.params import LokiParams
+from agents.loki.params import LokiParams, Modelling
 from agents.loki.preflop import Group, PreflopStrategy, PreflopTable, load_preflop_table
 from agents.loki.triples import absorb_own
 from agents.loki.weighting import threshold_weights
@@ -37,7 +37,7 @@ from agents.strength.income_rate import load_income_rates
 from envs.batched.views import DecisionBatch, HandEndBatch
 from envs.rules import Rules, Street
 
-__all__ = ["BatchedLoki"]
+__all__ = ["BatchedLoki", "table_bytes"]
 
 Array = npt.NDArray[np.float64]
 Index = npt.NDArray[np.intp]
@@ -293,3 +293,12 @@ def _blinds(rules: Rules, button: npt.NDArray[np.integer]) -> Ints:
     blinds[rows, small] = np.minimum(rules.small_blind, stacks[small])
     blinds[rows, big] = np.minimum(rules.big_blind, stacks[big])
     return blinds
+
+
+def table_bytes(params: LokiParams, num_seats: int) -> int:
+    """Bytes a ``BatchedLoki`` playing ``params`` keeps per ``num_seats``-seat table: its
+    memory (a float64 weight table per opponent seat) and its parameter rows."""
+    if not 2 <= num_seats <= 10:
+        raise ValueError(f"num_seats must be 2 to 10, got {num_seats}")
+    tables = LokiTables(1, num_seats, specific=params.modelling is Modelling.SPECIFIC)
+    return tables.nbytes + LokiParamArrays.of(params, 1, load_preflop_table()).nbytes

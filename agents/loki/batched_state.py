@@ -59,6 +59,7 @@ class LokiTables:
             np.zeros((n, NUM_HOLDINGS, 3), dtype=np.uint8),
         )
         self.values_street = np.full(n, -1, dtype=np.int8)
+        self.specific = specific
         self.counts = np.zeros((n if specific else 1, slots, 4, 3, 3), dtype=np.int32)
         self.hand_id = np.full(n, -1, dtype=np.int64)
         self.hole = np.full((n, 2), -1, dtype=np.int16)
@@ -80,7 +81,7 @@ class LokiTables:
 
     def forget(self, tables: Index) -> None:
         """New sessions at ``tables``: nothing learned, no hand."""
-        if len(self.counts) > 1:
+        if self.specific:  # (a single table's counts are one row either way)
             self.counts[tables] = 0
         self.hand_id[tables] = -1
         self.hole[tables] = -1

@@ -56,7 +56,7 @@ from envs.match.batched import plan_passes, play_batched
 from envs.match.plan import MatchPlan
 from envs.match.result import AgentResult, MatchResult
 from envs.match.scalar import play_scalar
-from envs.protocols import BatchedAgent, KnownPolicy, SeatAgent
+from envs.protocols import BatchedAgent, HasTableBytes, KnownPolicy, SeatAgent
 from envs.registry import make_agent
 from envs.rules import Rules
 from envs.seating import build_agents
@@ -79,6 +79,10 @@ AUTO_MIN_TABLES = 16
 one hand at a time)."""
 MAX_TABLES = 16_384
 """Tables of the batched engine at most (passes beyond wait their turn)."""
+TABLE_MEMORY = 1 << 30
+"""Bytes the agents' per-table memory may take at once: agents that declare it
+(``HasTableBytes``; a ten-seat table of five Lokis keeps about 610 KB) get fewer tables, so
+that a match's memory does not grow with its sessions. Results do not depend on it."""
 LOGGED_WINDOW = 8_192
 """Deals per window when every hand is passed to ``on_hand`` (the batched engine holds a
 window's hands to pass them on in deal order)."""
@@ -196,8 +200,9 @@ def play_match(
             )
         else:
             split = all(_memoryless(a) and isinstance(a, KnownPolicy) for a in templates)
-            passes = plan_passes(plan, split, MAX_TABLES, accounts.window)
-            batch = HandBatch(rules, max(1, min(len(passes), MAX_TABLES)))
+            most = table_cap(templates, rules.num_seats)
+            passes = plan_passes(plan, split, most, accounts.window)
+            batch = HandBatch(rules, max(1, min(len(passes), most)))
             batched = [_batched_form(t, a, batch) for t, a in zip(templates, agents, strict=True)]
             play_batched(
                 plan,
@@ -211,6 +216,13 @@ def play_match(
                 progress=bar.update,
             )
     return _result(plan, rules, labels, accounts, use, estimate)
+
+
+def table_cap(agents: Sequence[SeatAgent], num_seats: int) -> int:
+    """Tables the batched engine plays at once for ``agents``: ``MAX_TABLES``, fewer when
+    their per-table memory would exceed ``TABLE_MEMORY``."""
+    per_table = sum(a.table_bytes(num_seats) for a in agents if isinstance(a, HasTableBytes))
+    return max(1, min(MAX_TABLES, TABLE_MEMORY // per_table)) if per_table else MAX_TABLES
 
 
 def _pass_agents(

@@ -244,6 +244,28 @@ def test_play_match_batched_equals_scalar_deal_by_deal(case: str) -> None:
             assert np.allclose(scalar.deal_aivat, batched.deal_aivat, rtol=0, atol=1e-9)
 
 
+def test_a_memory_cap_plays_fewer_tables_with_the_same_figures(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Lokis declare their memory per table; the runner plays fewer tables at once when it
+    would exceed ``TABLE_MEMORY``, and every figure stays the same. (One table playing the
+    passes in turn once kept specific modelling's counts from one session to the next.)"""
+    import envs.match as match
+
+    agents = ["loki", "loki2", "rule", "loki-som"]
+    assert 1 < match.table_cap([make_agent(a) for a in agents], 4) < match.MAX_TABLES
+    assert match.table_cap([make_agent("rule"), make_agent("call")], 2) == match.MAX_TABLES
+    full = play_match(agents, hands=96, seed=4, sessions=3, engine="batched")
+    monkeypatch.setattr(match, "TABLE_MEMORY", 5 * make_agent("loki").table_bytes(4))
+    assert match.table_cap([make_agent(a) for a in agents], 4) == 1
+    capped = play_match(agents, hands=96, seed=4, sessions=3, engine="batched")
+    assert json.dumps(full.to_dict()) == json.dumps(capped.to_dict())
+    assert full.deal_chips is not None and capped.deal_chips is not None
+    assert np.array_equal(full.deal_chips, capped.deal_chips)
+    with pytest.raises(ValueError, match="num_seats"):
+        make_agent("loki").table_bytes(1)
+
+
 # ------------------------------------------------------------------ many hands, every variant
 
 LOKI2 = Loki2.default_params()
