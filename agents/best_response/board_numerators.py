@@ -37,9 +37,66 @@ _FLUSH_SHIFT = _t.FLUSH_SHIFT
 _FLUSH_NIBBLES = _t.FLUSH_NIBBLES
 _RANK_KEY = CARD_KEYS[::4].view(np.int64) & _KEY_MASK
 """A card's key below the suit counters: the same for the four cards of a rank."""
+_SUIT_SHIFT = _t.SUIT_SHIFT
 _LOW_BITS = 7
 """Bits of the first radix pass; ranks (1..7462) need 13, so the second pass takes 6."""
 _LOW_MASK = (1 << _LOW_BITS) - 1
+
+
+@kernel
+def _by_class(
+    left: npt.NDArray[np.int64],
+    by_ranks: npt.NDArray[np.int64],
+    order: npt.NDArray[np.int64],
+    numerator: npt.NDArray[np.int64],
+) -> None:
+    """``numerator[13 a + b]``: the numerator of every holding of card ranks ``a`` and ``b``
+    on a board where no flush can be made, ``left[r]`` live cards of rank ``r`` and
+    ``by_ranks`` the ranks of the hands. A holding's rank then depends on its card ranks only,
+    and so does how many holdings below or level with it hold one of its cards: the sweep goes
+    over the (at most 91) rank classes instead of the holdings."""
+    classes = 0
+    for a in range(13):
+        for b in range(a, 13):
+            if (left[a] * left[b] if a != b else left[a] * (left[a] - 1)) > 0:
+                order[classes] = 13 * a + b
+                classes += 1
+    # Insertion sort by hand rank: a few dozen classes.
+    for i in range(1, classes):
+        item = order[i]
+        j = i - 1
+        while j >= 0 and by_ranks[order[j]] > by_ranks[item]:
+            order[j + 1] = order[j]
+            j -= 1
+        order[j + 1] = item
+    below = np.zeros(13, dtype=np.int64)  # holdings below holding one given card of a rank
+    equal = np.zeros(13, dtype=np.int64)
+    under = 0
+    start = 0
+    while start < classes:
+        stop = start + 1
+        while stop < classes and by_ranks[order[stop]] == by_ranks[order[start]]:
+            stop += 1
+        tied = 0
+        for i in range(start, stop):
+            a, b = order[i] // 13, order[i] % 13
+            if a == b:
+                tied += left[a] * (left[a] - 1) // 2
+                equal[a] += left[a] - 1
+            else:
+                tied += left[a] * left[b]
+                equal[a] += left[b]
+                equal[b] += left[a]
+        for i in range(start, stop):
+            a, b = order[i] // 13, order[i] % 13
+            wins = under - below[a] - below[b]
+            ties = tied - equal[a] - equal[b] + 1
+            numerator[13 * a + b] = numerator[13 * b + a] = 2 * wins + ties
+        for r in range(13):
+            below[r] += equal[r]
+            equal[r] = 0
+        under += tied
+        start = stop
 
 
 @kernel
@@ -80,6 +137,12 @@ def _numerators(
     high = np.empty(1 << (13 - _LOW_BITS), dtype=np.int64)
     below = np.zeros(m, dtype=np.int64)
     equal = np.zeros(m, dtype=np.int64)
+    label_count = np.zeros(13, dtype=np.int64)
+    for card in range(m):
+        label_count[card_rank[card]] += 1
+    left = np.empty(13, dtype=np.int64)
+    class_order = np.empty(91, dtype=np.int64)
+    class_numerator = np.zeros(169, dtype=np.int64)
     for b in range(boards.shape[0]):
         turn, river = boards[b, 0], boards[b, 1]
         base_key = flop_key + keys[turn] + keys[river]
@@ -95,6 +158,17 @@ def _numerators(
                 rank = np.int64(look[(key & _COL_MASK) + offs[key >> _ROW_SHIFT]])
                 by_ranks[13 * r1 + r2] = rank
                 by_ranks[13 * r2 + r1] = rank
+        if not ((base_key >> _SUIT_SHIFT) + 0x2222) & 0x8888:  # no suit at three cards
+            for r in range(13):
+                left[r] = label_count[r]
+            left[card_rank[turn]] -= 1
+            left[card_rank[river]] -= 1
+            _by_class(left, by_ranks, class_order, class_numerator)
+            row = out[b]
+            for i in range(count):
+                p = live[b, i]
+                row[p] = class_numerator[pair_ranks[p]]
+            continue
         for i in range(count):
             p = live[b, i]
             sums = base_key + pair_key[p]

@@ -76,18 +76,22 @@ def flop_symmetry(deck: Deck, flop: tuple[int, int, int]) -> FlopSymmetry:
     smallest = labels.min(axis=0)
     turns = np.flatnonzero(smallest == np.arange(m))
     fixing = (labels[:, turns] == turns).sum(axis=0)
+    # images[g, i, r]: the pair of g(turns[i]) and g(r); the board's representative is the
+    # smallest image (the diagonal, pair P, never is: it only pairs a turn with itself).
+    images = layout.pair_index[labels[:, turns][:, :, np.newaxis], labels[:, np.newaxis, :]]
+    best = images.argmin(axis=0)
+    canonical = np.take_along_axis(images, best[np.newaxis], axis=0)[0]
+    rivers = canonical < count
+    representatives, rows = np.unique(canonical[rivers], return_inverse=True)
     board_row = np.full((m, m), -1, dtype=np.int64)
     board_map = np.full((m, m), -1, dtype=np.int64)
-    rows: dict[int, int] = {}
-    for t in turns:
-        rivers = np.delete(np.arange(m), t)
-        images = layout.pair_index[labels[:, t][:, None], labels[:, rivers]]
-        best = images.argmin(axis=0)
-        canonical = images[best, np.arange(len(rivers))]
-        for river, pair, element in zip(rivers, canonical, best, strict=True):
-            board_row[t, river] = rows.setdefault(int(pair), len(rows))
-            board_map[t, river] = element
-    boards = layout.pairs[np.fromiter(rows, dtype=np.int64, count=len(rows))]
+    turn_rows = board_row[turns]
+    turn_rows[rivers] = rows
+    board_row[turns] = turn_rows
+    turn_maps = board_map[turns]
+    turn_maps[rivers] = best[rivers]
+    board_map[turns] = turn_maps
+    boards = layout.pairs[representatives]
     for array in (pair_maps, turns, boards, board_row, board_map):
         array.flags.writeable = False
     return FlopSymmetry(

@@ -30,7 +30,7 @@ from agents.best_response.flop_symmetry import flop_symmetry
 from agents.best_response.river_numerators import flop_layout
 from agents.best_response.round_program import round_program
 from agents.best_response.tree import PublicGame
-from agents.best_response.turn_kernels import turn_values
+from agents.best_response.turn_kernels import back_up_rounds, turn_values
 from envs.rules import Street
 
 __all__ = ["FlopValues", "river_tables"]
@@ -119,6 +119,17 @@ class FlopValues:
             [int(self._offsets[s]) for s, rounds in enumerate(turn_rounds) for _ in rounds],
             quantities,
         )
+        flop_rounds = [g.rounds[Street.FLOP] for g in self.games]
+        self._flop_columns = np.cumsum([0] + [len(r) for r in flop_rounds])
+        self._flop_program = round_program(
+            [round_ for rounds in flop_rounds for round_ in rounds],
+            [
+                int(self._turn_columns[s]) * quantities
+                for s, rounds in enumerate(flop_rounds)
+                for _ in rounds
+            ],
+            quantities,
+        )
 
     def compute(
         self, flop: tuple[int, int, int]
@@ -147,27 +158,17 @@ class FlopValues:
             self.tolerance,
         )
         # Turn cards of an orbit from its representative (``agents.best_response.flop_symmetry``).
-        weighted = np.tensordot(symmetry.turn_weights, per_turn, axes=1)
-        weighted = np.hstack([weighted, np.zeros((weighted.shape[0], 1))])
+        weighted = np.hstack([per_turn, np.zeros((len(per_turn), 1))])
         total = weighted[:, symmetry.pair_maps[0]]
         for images in symmetry.pair_maps[1:]:
             total += weighted[:, images]
-        turns = total[:, :-1] / (m - 2)
         q = self.quantities
-        values = []
-        for seat, game in enumerate(self.games):
-            first = self._turn_columns[seat] * q
-            rounds = len(game.rounds[Street.TURN])
-            turn_means = [turns[first + j * q : first + (j + 1) * q] for j in range(rounds)]
-            values.append(
-                [
-                    backup(
-                        round_,
-                        next_round=turn_means.__getitem__,
-                        quantities=q,
-                        tolerance=self.tolerance,
-                    ).root
-                    for round_ in game.rounds[Street.FLOP]
-                ]
-            )
+        roots = back_up_rounds(self._flop_program, q, self.tolerance, total[:, :-1] / (m - 2))
+        values = [
+            [
+                roots[(first + j) * q : (first + j + 1) * q]
+                for j in range(len(game.rounds[Street.FLOP]))
+            ]
+            for first, game in zip(self._flop_columns[:-1], self.games, strict=True)
+        ]
         return remaining, values

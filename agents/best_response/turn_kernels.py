@@ -22,7 +22,7 @@ from agents.best_response.round_program import NONE, RoundProgram, source_rows
 from agents.jit import kernel
 from envs.rules import Action
 
-__all__ = ["turn_values"]
+__all__ = ["back_up_rounds", "turn_values"]
 
 IntArray = npt.NDArray[np.int64]
 Array = npt.NDArray[np.float64]
@@ -69,15 +69,16 @@ def _continuations(
     sums: npt.NDArray[np.int32],
     intercept: Array,
     slope: Array,
-    divisor: float,
+    stride: int,
     lo: int,
     hi: int,
     column: Array,
     following: Array,
 ) -> None:
     """``following[j, p - lo]``: river row ``j``'s mean over the rivers of holding ``p`` in
-    ``lo..hi-1``, from the bins it meets only; ``intercept`` and ``slope`` are ``(bins, rows)``,
-    ``column`` scratch of ``rows``."""
+    ``lo..hi-1``, from the bins it meets only; ``intercept`` and ``slope`` are ``(bins, rows)``
+    lines already divided by the number of rivers, and only every ``stride``-th row (the
+    values; the action counts are flat in each bin) has a slope. ``column`` is scratch."""
     bins, rows = intercept.shape
     for p in range(lo, hi):
         column[:] = 0.0
@@ -85,9 +86,11 @@ def _continuations(
             if rivers[p, b]:
                 count, total = float(rivers[p, b]), float(sums[p, b])
                 for j in range(rows):
-                    column[j] += intercept[b, j] * count + slope[b, j] * total
+                    column[j] += intercept[b, j] * count
+                for j in range(0, rows, stride):
+                    column[j] += slope[b, j] * total
         for j in range(rows):
-            following[j, p - lo] = column[j] / divisor
+            following[j, p - lo] = column[j]
 
 
 @kernel
@@ -188,12 +191,13 @@ def _turn(
     tolerance: float,
     node_rows: int,
     rows: Array,
+    weight: float,
     out: Array,
 ) -> None:
-    """``out[:, p]``: every turn round's root values for holding ``p`` after ``turn``, zero
-    for the holdings holding it. Holdings go in blocks of ``rows.shape[1]`` (``rows`` being
-    scratch laid out as ``source_rows`` says), so that a block's continuations and node values
-    stay cached."""
+    """``out[:, p]`` += ``weight`` times every turn round's root values for holding ``p``
+    after ``turn``, nothing for the holdings holding it. Holdings go in blocks of
+    ``rows.shape[1]`` (``rows`` being scratch laid out as ``source_rows`` says), so that a
+    block's continuations and node values stay cached."""
     count = pairs.shape[0]
     bins, following = intercept.shape
     block = rows.shape[1]
@@ -206,10 +210,9 @@ def _turn(
     column = np.empty(following)
     chosen = np.empty(block, dtype=np.int8)
     result = np.empty((out.shape[0], block))
-    divisor = float(board_row.shape[0] - 3)
     for lo in range(0, count, block):
         hi = min(count, lo + block)
-        _continuations(rivers, sums, intercept, slope, divisor, lo, hi, column, rows)
+        _continuations(rivers, sums, intercept, slope, quantities, lo, hi, column, rows)
         _back_up(
             starts,
             bot,
@@ -225,12 +228,10 @@ def _turn(
             hi - lo,
             result,
         )
-        for j in range(out.shape[0]):
-            for p in range(lo, hi):
-                out[j, p] = result[j, p - lo]
-    for p in range(count):
-        if pairs[p, 0] == turn or pairs[p, 1] == turn:
-            out[:, p] = 0.0
+        for p in range(lo, hi):
+            if pairs[p, 0] != turn and pairs[p, 1] != turn:
+                for j in range(out.shape[0]):
+                    out[j, p] += weight * result[j, p - lo]
 
 
 def turn_values(
@@ -244,8 +245,9 @@ def turn_values(
     quantities: int,
     tolerance: float,
 ) -> Array:
-    """``(turns, rounds * quantities, P)``: each turn round's values at its root, for every
-    holding after each representative turn card of ``symmetry`` (zero for holdings holding it).
+    """``(rounds * quantities, P)``: each turn round's values at its root for every holding,
+    summed over the representative turn cards of ``symmetry`` with their weights (holdings
+    holding a turn card get nothing from it).
 
     ``numerators`` holds the rows of ``symmetry.boards``; ``intercept`` and ``slope`` are
     ``(rows, bins)`` (the river tables' lines per bin, rows as ``program.ref``).
@@ -254,10 +256,13 @@ def turn_values(
     source, node_rows = source_rows(program, quantities, following)
     most = int(np.diff(program.starts).max())
     rows = np.empty((node_rows + most * quantities, _BLOCK))
-    a = np.ascontiguousarray(intercept.T)
-    b = np.ascontiguousarray(slope.T)
-    out = np.empty((len(symmetry.turns), (len(program.starts) - 1) * quantities, len(pairs)))
-    for i, turn in enumerate(symmetry.turns):
+    rivers = len(symmetry.board_row) - 3
+    a = np.ascontiguousarray(intercept.T) / rivers
+    b = np.ascontiguousarray(slope.T) / rivers
+    if quantities > 1 and (slope.reshape(-1, quantities, slope.shape[1])[:, 1:] != 0.0).any():
+        raise AssertionError("an action count varies within a numerator bin")
+    out = np.zeros(((len(program.starts) - 1) * quantities, len(pairs)))
+    for turn, weight in zip(symmetry.turns, symmetry.turn_weights, strict=True):
         _turn(
             int(turn),
             numerators,
@@ -279,6 +284,38 @@ def turn_values(
             tolerance,
             node_rows,
             rows,
-            out[i],
+            float(weight),
+            out,
         )
+    return out
+
+
+def back_up_rounds(
+    program: RoundProgram, quantities: int, tolerance: float, following: Array
+) -> Array:
+    """``(rounds * quantities, entries)``: every round of ``program`` backed up at once over
+    the entries of ``following`` (the next street's values, rows as ``program.ref``)."""
+    source, node_rows = source_rows(program, quantities, len(following))
+    most = int(np.diff(program.starts).max())
+    entries = following.shape[1]
+    rows = np.empty((node_rows + most * quantities, entries))
+    rows[: len(following)] = following
+    rows[len(following) : node_rows - 1] = program.chips[:, np.newaxis]
+    rows[node_rows - 1] = -np.inf
+    out = np.empty(((len(program.starts) - 1) * quantities, entries))
+    _back_up(
+        program.starts,
+        program.bot,
+        program.facing,
+        program.kind != NONE,
+        source,
+        program.probability,
+        quantities,
+        tolerance,
+        node_rows,
+        rows,
+        np.empty(entries, dtype=np.int8),
+        entries,
+        out,
+    )
     return out
