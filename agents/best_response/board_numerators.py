@@ -238,6 +238,7 @@ def board_numerators(
     flop: tuple[int, int, int],
     remaining: IntArray,
     boards: IntArray,
+    clash: int,
 ) -> npt.NDArray[np.int16]:
     """Numerators ``2 wins + ties`` of every label pair on each turn-river board of a flop.
 
@@ -245,10 +246,10 @@ def board_numerators(
         flop: The flop's card ids.
         remaining: Card id of each label (the cards left after the flop).
         boards: ``(B, 2)`` label pairs: the turn and river cards of each board.
+        clash: The entry of holdings that share a card with the board.
 
     Returns:
-        ``(B, P)`` ``int16``, holdings in ``flop_layout`` order; entries of holdings that
-        share a card with the board are 0.
+        ``(B, P)`` ``int16``, holdings in ``flop_layout`` order.
     """
     tables = lookup_tables()
     keys = CARD_KEYS.view(np.int64)[remaining]
@@ -256,7 +257,7 @@ def board_numerators(
     flop_key = KEY_INIT + int(CARD_KEYS.view(np.int64)[list(flop)].sum())
     flop_mask = int(np.bitwise_or.reduce(FLUSH_KEYS.view(np.int64)[list(flop)]))
     layout = flop_layout(len(remaining))
-    out = np.zeros((len(boards), len(layout.pairs)), dtype=np.int16)
+    out = np.full((len(boards), len(layout.pairs)), clash, dtype=np.int16)
     _numerators(
         flop_key,
         flop_mask,

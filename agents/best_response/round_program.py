@@ -94,10 +94,13 @@ def round_program(
     )
 
 
-def source_rows(program: RoundProgram, quantities: int, following: int) -> tuple[IntArray, int]:
+def source_rows(
+    program: RoundProgram, quantities: int, following: int, row_of: IntArray | None = None
+) -> tuple[IntArray, int]:
     """Where each child's values sit in one buffer of rows: the ``following`` next-street
-    rows, then one row per chip amount of ``program.chips``, a row of minus infinity (what
-    an illegal action is worth to the learner), then the nodes of the round being backed up,
+    rows (next-street row ``i`` at ``row_of[i]`` if given: identical rows stored once), then
+    one row per chip amount of ``program.chips``, a row of minus infinity (what an illegal
+    action is worth to the learner), then the nodes of the round being backed up,
     ``quantities`` rows each.
 
     Returns:
@@ -110,6 +113,8 @@ def source_rows(program: RoundProgram, quantities: int, following: int) -> tuple
     node, after = program.kind == NODE, program.kind == NEXT
     rows[node] = node_rows + program.ref[node][:, np.newaxis] * quantities + q
     rows[after] = program.ref[after][:, np.newaxis] + q
+    if row_of is not None:
+        rows[after] = row_of[rows[after]]
     ends = program.kind == CHIPS
     rows[ends, 0] = following + program.ref[ends]
     return rows, node_rows

@@ -14,6 +14,8 @@ post-flop bets/raises and calls.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import numpy.typing as npt
 
@@ -22,7 +24,7 @@ from agents.best_response.round_program import NONE, RoundProgram, source_rows
 from agents.jit import kernel
 from envs.rules import Action
 
-__all__ = ["back_up_rounds", "turn_values"]
+__all__ = ["RiverLines", "back_up_rounds", "turn_values"]
 
 IntArray = npt.NDArray[np.int64]
 Array = npt.NDArray[np.float64]
@@ -45,22 +47,28 @@ def _histograms(
     sums: npt.NDArray[np.int32],
 ) -> None:
     """``rivers[p, b]`` and ``sums[p, b]``: how many rivers put holding ``p`` in numerator bin
-    ``b`` after ``turn``, and the sum of their numerators (board by board: rows stay cached)."""
+    ``b`` after ``turn``, and the sum of their numerators (board by board: rows stay cached);
+    the last bin counts the rivers that clash with the holding."""
     rivers[:] = 0
     sums[:] = 0
     for r in range(board_row.shape[0]):
         if r == turn:
             continue
+        # Holdings that clash with the board read a numerator whose bin is the extra last one.
         row = numerators[board_row[turn, r]]
-        images = pair_maps[board_map[turn, r]]
-        for p in range(pairs.shape[0]):
-            x, y = pairs[p, 0], pairs[p, 1]
-            if (x == turn) | (y == turn) | (x == r) | (y == r):
-                continue
-            n = np.int64(row[images[p]])
-            b = bin_of[n]
-            rivers[p, b] += 1
-            sums[p, b] += n
+        if board_map[turn, r] == 0:  # the board is its own representative
+            for p in range(pairs.shape[0]):
+                n = np.int64(row[p])
+                b = bin_of[n]
+                rivers[p, b] += 1
+                sums[p, b] += n
+        else:
+            images = pair_maps[board_map[turn, r]]
+            for p in range(pairs.shape[0]):
+                n = np.int64(row[images[p]])
+                b = bin_of[n]
+                rivers[p, b] += 1
+                sums[p, b] += n
 
 
 @kernel
@@ -69,26 +77,27 @@ def _continuations(
     sums: npt.NDArray[np.int32],
     intercept: Array,
     slope: Array,
-    stride: int,
     lo: int,
     hi: int,
     column: Array,
     following: Array,
 ) -> None:
     """``following[j, p - lo]``: river row ``j``'s mean over the rivers of holding ``p`` in
-    ``lo..hi-1``, from the bins it meets only; ``intercept`` and ``slope`` are ``(bins, rows)``
-    lines already divided by the number of rivers, and only every ``stride``-th row (the
-    values; the action counts are flat in each bin) has a slope. ``column`` is scratch."""
+    ``lo..hi-1``, from the bins it meets only. ``intercept`` and ``slope`` are ``(bins, rows)``
+    and ``(bins, sloped)`` lines already divided by the number of rivers: only the first
+    ``sloped`` rows rise within a bin (values; action counts are flat). ``column`` is scratch."""
     bins, rows = intercept.shape
+    width, sloped = np.uint64(rows), np.uint64(slope.shape[1])
     for p in range(lo, hi):
         column[:] = 0.0
         for b in range(bins):
             if rivers[p, b]:
                 count, total = float(rivers[p, b]), float(sums[p, b])
-                for j in range(rows):
-                    column[j] += intercept[b, j] * count
-                for j in range(0, rows, stride):
-                    column[j] += slope[b, j] * total
+                flat, rising = intercept[b], slope[b]
+                for j in range(width):
+                    column[j] += flat[j] * count
+                for j in range(sloped):
+                    column[j] += rising[j] * total
         for j in range(rows):
             following[j, p - lo] = column[j]
 
@@ -123,20 +132,20 @@ def _back_up(
             node = first + local
             base = node_rows + local * quantities
             if bot[node]:
-                started = False
-                for action in range(3):
-                    p = probability[node, action]
-                    if p == 0.0:
-                        continue
-                    for q in range(quantities):
-                        target, kid = rows[base + q], rows[source[node, action, q]]
-                        if started:
-                            for e in range(n):
-                                target[e] += p * kid[e]
-                        else:
-                            for e in range(n):
-                                target[e] = p * kid[e]
-                    started = True
+                # The bot's average in ``Action`` order; an action it never takes adds
+                # 0.0 times the zero row, which changes no sum.
+                fold_p, call_p, raise_p = (
+                    probability[node, 0],
+                    probability[node, 1],
+                    probability[node, 2],
+                )
+                for q in range(quantities):
+                    target = rows[base + q]
+                    fold = rows[source[node, _FOLD, q]]
+                    call = rows[source[node, _CALL, q]]
+                    raise_ = rows[source[node, _RAISE, q]]
+                    for e in range(n):
+                        target[e] = fold_p * fold[e] + call_p * call[e] + raise_p * raise_[e]
                 continue
             # Check/call is always legal; an illegal raise or fold reads minus infinity, so
             # that the choice is a select.
@@ -201,8 +210,8 @@ def _turn(
     count = pairs.shape[0]
     bins, following = intercept.shape
     block = rows.shape[1]
-    rivers = np.empty((count, bins), dtype=np.int32)
-    sums = np.empty((count, bins), dtype=np.int32)
+    rivers = np.empty((count, bins + 1), dtype=np.int32)
+    sums = np.empty((count, bins + 1), dtype=np.int32)
     _histograms(turn, numerators, board_row, board_map, pair_maps, pairs, bin_of, rivers, sums)
     for c in range(chips.shape[0]):
         rows[following + c, :] = chips[c]
@@ -212,7 +221,7 @@ def _turn(
     result = np.empty((out.shape[0], block))
     for lo in range(0, count, block):
         hi = min(count, lo + block)
-        _continuations(rivers, sums, intercept, slope, quantities, lo, hi, column, rows)
+        _continuations(rivers, sums, intercept, slope, lo, hi, column, rows)
         _back_up(
             starts,
             bot,
@@ -234,13 +243,26 @@ def _turn(
                     out[j, p] += weight * result[j, p - lo]
 
 
+@dataclass(frozen=True, eq=False)
+class RiverLines:
+    """The river tables as lines on each numerator bin, identical rows stored once."""
+
+    bin_of: IntArray
+    """``(grid + 2,)`` bin of each numerator (the last entry unused)."""
+    intercept: Array
+    """``(rows, bins)`` per stored row, the table's value at numerator 0 of each bin's line."""
+    slope: Array
+    """``(sloped, bins)``: the slopes of the first ``sloped`` stored rows (the others are flat
+    on every bin: the action counts, and values that never depend on the equity)."""
+    row_of: IntArray
+    """The stored row of each river row (as ``RoundProgram.ref`` numbers them)."""
+
+
 def turn_values(
     symmetry: FlopSymmetry,
     numerators: npt.NDArray[np.int16],
     pairs: IntArray,
-    bin_of: IntArray,
-    intercept: Array,
-    slope: Array,
+    lines: RiverLines,
     program: RoundProgram,
     quantities: int,
     tolerance: float,
@@ -249,18 +271,15 @@ def turn_values(
     summed over the representative turn cards of ``symmetry`` with their weights (holdings
     holding a turn card get nothing from it).
 
-    ``numerators`` holds the rows of ``symmetry.boards``; ``intercept`` and ``slope`` are
-    ``(rows, bins)`` (the river tables' lines per bin, rows as ``program.ref``).
+    ``numerators`` holds the rows of ``symmetry.boards``.
     """
-    following = intercept.shape[0]
-    source, node_rows = source_rows(program, quantities, following)
+    following = len(lines.intercept)
+    source, node_rows = source_rows(program, quantities, following, lines.row_of)
     most = int(np.diff(program.starts).max())
     rows = np.empty((node_rows + most * quantities, _BLOCK))
     rivers = len(symmetry.board_row) - 3
-    a = np.ascontiguousarray(intercept.T) / rivers
-    b = np.ascontiguousarray(slope.T) / rivers
-    if quantities > 1 and (slope.reshape(-1, quantities, slope.shape[1])[:, 1:] != 0.0).any():
-        raise AssertionError("an action count varies within a numerator bin")
+    a = np.ascontiguousarray(lines.intercept.T) / rivers
+    b = np.ascontiguousarray(lines.slope.T) / rivers
     out = np.zeros(((len(program.starts) - 1) * quantities, len(pairs)))
     for turn, weight in zip(symmetry.turns, symmetry.turn_weights, strict=True):
         _turn(
@@ -270,7 +289,7 @@ def turn_values(
             symmetry.board_map,
             symmetry.pair_maps,
             pairs,
-            bin_of,
+            lines.bin_of,
             a,
             b,
             program.chips,
