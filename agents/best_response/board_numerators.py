@@ -1,18 +1,22 @@
 """Compiled river showdown numerators of every holding on chosen turn-river boards of a flop.
 
-The compiled form of ``agents.best_response.river_numerators``, board by board: the live
-holdings of a board (those sharing no card with it) are ranked with the evaluator's tables,
-sorted by rank with a two-pass radix sort (ranks fit in 13 bits), and swept once in rank order
-keeping how many holdings lie below the current rank, in total and per card. A holding's wins
-and ties against the uniform range of the opponent holdings disjoint from it then follow by
-inclusion-exclusion over its two cards (Johanson, Waugh, Bowling and Zinkevich, "Accelerating
-best response calculation in large extensive games", IJCAI 2011):
+The compiled form of ``agents.best_response.river_numerators``, board by board. On a board a
+holding's hand depends on its cards only through their *types*: a card's rank, and whether it
+is of the board's flush suit (the one suit with three or more board cards, if any); cards of
+another suit and the same rank are interchangeable. So the holdings fall into at most 351
+classes (pairs of types; 91 on a board where no flush can be made), each class is ranked once
+with the evaluator's tables, the classes are sorted by rank (two-pass radix sort: ranks fit in
+13 bits) and swept once in rank order, keeping how many holdings lie below the current rank,
+in total and per card type. A holding's wins and ties against the uniform range of the
+opponent holdings disjoint from it then follow by inclusion-exclusion over its two cards
+(Johanson, Waugh, Bowling and Zinkevich, "Accelerating best response calculation in large
+extensive games", IJCAI 2011):
 
     wins(x, y) = #below - #below holding x - #below holding y
     ties(x, y) = #equal - #equal holding x - #equal holding y + 1
 
-O(n) per board after the sort, instead of the vectorised route's two sorts of the whole
-``(boards, cards, cards)`` rank matrix. The result is the numerator ``2 wins + ties``.
+and, per card, "holding x" counts are the same for every card of x's type. The result is the
+numerator ``2 wins + ties`` of each class, read by its holdings.
 """
 
 from __future__ import annotations
@@ -35,51 +39,57 @@ _ROW_SHIFT = _t.ROW_SHIFT
 _COL_MASK = _t.COL_MASK
 _FLUSH_SHIFT = _t.FLUSH_SHIFT
 _FLUSH_NIBBLES = _t.FLUSH_NIBBLES
-_RANK_KEY = CARD_KEYS[::4].view(np.int64) & _KEY_MASK
-"""A card's key below the suit counters: the same for the four cards of a rank."""
-_SUIT_SHIFT = _t.SUIT_SHIFT
+_TYPES = 26
+"""Card types: ranks 0..12 off the flush suit, 13..25 on it."""
 _LOW_BITS = 7
 """Bits of the first radix pass; ranks (1..7462) need 13, so the second pass takes 6."""
 _LOW_MASK = (1 << _LOW_BITS) - 1
 
 
 @kernel
-def _by_class(
-    left: npt.NDArray[np.int64],
-    by_ranks: npt.NDArray[np.int64],
-    order: npt.NDArray[np.int64],
-    numerator: npt.NDArray[np.int64],
+def _sort_by_rank(
+    items: IntArray, count: int, rank: IntArray, scratch: IntArray, low: IntArray, high: IntArray
 ) -> None:
-    """``numerator[13 a + b]``: the numerator of every holding of card ranks ``a`` and ``b``
-    on a board where no flush can be made, ``left[r]`` live cards of rank ``r`` and
-    ``by_ranks`` the ranks of the hands. A holding's rank then depends on its card ranks only,
-    and so does how many holdings below or level with it hold one of its cards: the sweep goes
-    over the (at most 91) rank classes instead of the holdings."""
-    classes = 0
-    for a in range(13):
-        for b in range(a, 13):
-            if (left[a] * left[b] if a != b else left[a] * (left[a] - 1)) > 0:
-                order[classes] = 13 * a + b
-                classes += 1
-    # Insertion sort by hand rank: a few dozen classes.
-    for i in range(1, classes):
-        item = order[i]
-        j = i - 1
-        while j >= 0 and by_ranks[order[j]] > by_ranks[item]:
-            order[j + 1] = order[j]
-            j -= 1
-        order[j + 1] = item
-    below = np.zeros(13, dtype=np.int64)  # holdings below holding one given card of a rank
-    equal = np.zeros(13, dtype=np.int64)
+    """Sort ``items[:count]`` by ``rank[item]``: two stable counting passes."""
+    low[:] = 0
+    for i in range(count):
+        low[rank[items[i]] & _LOW_MASK] += 1
+    total = 0
+    for d in range(low.shape[0]):
+        total, low[d] = total + low[d], total
+    for i in range(count):
+        d = rank[items[i]] & _LOW_MASK
+        scratch[low[d]] = items[i]
+        low[d] += 1
+    high[:] = 0
+    for i in range(count):
+        high[rank[scratch[i]] >> _LOW_BITS] += 1
+    total = 0
+    for d in range(high.shape[0]):
+        total, high[d] = total + high[d], total
+    for i in range(count):
+        d = rank[scratch[i]] >> _LOW_BITS
+        items[high[d]] = scratch[i]
+        high[d] += 1
+
+
+@kernel
+def _sweep(
+    left: IntArray, rank: IntArray, order: IntArray, classes: int, numerator: IntArray
+) -> None:
+    """``numerator[26 a + b]`` of the classes ``order[:classes]`` (sorted by ``rank``), of
+    card types ``a`` and ``b`` with ``left[t]`` live cards of type ``t``."""
+    below = np.zeros(_TYPES, dtype=np.int64)  # holdings below holding one given card of a type
+    equal = np.zeros(_TYPES, dtype=np.int64)
     under = 0
     start = 0
     while start < classes:
         stop = start + 1
-        while stop < classes and by_ranks[order[stop]] == by_ranks[order[start]]:
+        while stop < classes and rank[order[stop]] == rank[order[start]]:
             stop += 1
         tied = 0
         for i in range(start, stop):
-            a, b = order[i] // 13, order[i] % 13
+            a, b = order[i] // _TYPES, order[i] % _TYPES
             if a == b:
                 tied += left[a] * (left[a] - 1) // 2
                 equal[a] += left[a] - 1
@@ -88,13 +98,16 @@ def _by_class(
                 equal[a] += left[b]
                 equal[b] += left[a]
         for i in range(start, stop):
-            a, b = order[i] // 13, order[i] % 13
+            a, b = order[i] // _TYPES, order[i] % _TYPES
             wins = under - below[a] - below[b]
             ties = tied - equal[a] - equal[b] + 1
-            numerator[13 * a + b] = numerator[13 * b + a] = 2 * wins + ties
-        for r in range(13):
-            below[r] += equal[r]
-            equal[r] = 0
+            numerator[_TYPES * a + b] = numerator[_TYPES * b + a] = 2 * wins + ties
+        for i in range(start, stop):  # a type's second class in the group adds zero
+            a, b = order[i] // _TYPES, order[i] % _TYPES
+            below[a] += equal[a]
+            equal[a] = 0
+            below[b] += equal[b]
+            equal[b] = 0
         under += tied
         start = stop
 
@@ -103,13 +116,14 @@ def _by_class(
 def _numerators(
     flop_key: int,
     flop_mask: int,
-    flop_count: npt.NDArray[np.int64],
-    keys: npt.NDArray[np.int64],
-    masks: npt.NDArray[np.int64],
-    card_rank: npt.NDArray[np.int64],
-    boards: npt.NDArray[np.int64],
-    live: npt.NDArray[np.int64],
-    pairs: npt.NDArray[np.int64],
+    flop_suits: IntArray,
+    keys: IntArray,
+    masks: IntArray,
+    card_rank: IntArray,
+    card_suit: IntArray,
+    boards: IntArray,
+    live: IntArray,
+    pairs: IntArray,
     offs: npt.NDArray[np.uint32],
     look: npt.NDArray[np.uint16],
     flush: npt.NDArray[np.uint16],
@@ -117,121 +131,65 @@ def _numerators(
 ) -> None:
     """``out[b, p]``: numerator of label pair ``p`` on board ``boards[b]`` (two labels), for
     the pairs ``live[b]`` disjoint from the board; other entries are left as they are."""
-    count = live.shape[1]
     m = keys.shape[0]
-    pair_key = keys[pairs[:, 0]] + keys[pairs[:, 1]]
-    pair_mask = masks[pairs[:, 0]] | masks[pairs[:, 1]]
-    pair_ranks = 13 * card_rank[pairs[:, 0]] + card_rank[pairs[:, 1]]
-    # Without a flush a hand's rank depends on the ranks of its cards only: one lookup per
-    # pair of hole-card ranks instead of one per holding, from a table that stays cached.
-    by_ranks = np.zeros(169, dtype=np.int64)
-    board_count = np.zeros(13, dtype=np.int64)
-    ranks = np.empty(count, dtype=np.int64)
-    scratch_rank = np.empty(count, dtype=np.int64)
-    scratch_pair = np.empty(count, dtype=np.int64)
-    sorted_rank = np.empty(count, dtype=np.int64)
-    sorted_pair = np.empty(count, dtype=np.int64)
-    first = np.empty(count, dtype=np.int64)
-    second = np.empty(count, dtype=np.int64)
+    kind = np.empty(m, dtype=np.int64)
+    left = np.empty(_TYPES, dtype=np.int64)
+    first = np.empty(_TYPES, dtype=np.int64)
+    second = np.empty(_TYPES, dtype=np.int64)
+    rank = np.zeros(_TYPES * _TYPES, dtype=np.int64)
+    numerator = np.zeros(_TYPES * _TYPES, dtype=np.int64)
+    order = np.empty(_TYPES * _TYPES, dtype=np.int64)
+    scratch = np.empty(_TYPES * _TYPES, dtype=np.int64)
     low = np.empty(1 << _LOW_BITS, dtype=np.int64)
     high = np.empty(1 << (13 - _LOW_BITS), dtype=np.int64)
-    below = np.zeros(m, dtype=np.int64)
-    equal = np.zeros(m, dtype=np.int64)
-    label_count = np.zeros(13, dtype=np.int64)
-    for card in range(m):
-        label_count[card_rank[card]] += 1
-    left = np.empty(13, dtype=np.int64)
-    class_order = np.empty(91, dtype=np.int64)
-    class_numerator = np.zeros(169, dtype=np.int64)
+    suits = np.empty(4, dtype=np.int64)
     for b in range(boards.shape[0]):
         turn, river = boards[b, 0], boards[b, 1]
         base_key = flop_key + keys[turn] + keys[river]
         base_mask = flop_mask | masks[turn] | masks[river]
-        board_count[:] = flop_count
-        board_count[card_rank[turn]] += 1
-        board_count[card_rank[river]] += 1
-        for r1 in range(13):
-            for r2 in range(r1, 13):
-                if board_count[r1] + 1 + (r1 == r2) > 4 or board_count[r2] + 1 + (r1 == r2) > 4:
+        suits[:] = flop_suits
+        suits[card_suit[turn]] += 1
+        suits[card_suit[river]] += 1
+        flush_suit = -1
+        for suit in range(4):
+            if suits[suit] >= 3:
+                flush_suit = suit
+        left[:] = 0
+        for card in range(m):
+            if (card == turn) | (card == river):
+                continue
+            t = card_rank[card] + (13 if card_suit[card] == flush_suit else 0)
+            kind[card] = t
+            if left[t] == 0:
+                first[t] = card
+            elif left[t] == 1:
+                second[t] = card
+            left[t] += 1
+        classes = 0
+        for a in range(_TYPES):
+            if left[a] == 0:
+                continue
+            for c in range(a, _TYPES):
+                if left[c] == 0 or (a == c and left[a] < 2):
                     continue
-                key = (base_key + _RANK_KEY[r1] + _RANK_KEY[r2]) & _KEY_MASK
-                rank = np.int64(look[(key & _COL_MASK) + offs[key >> _ROW_SHIFT]])
-                by_ranks[13 * r1 + r2] = rank
-                by_ranks[13 * r2 + r1] = rank
-        if not ((base_key >> _SUIT_SHIFT) + 0x2222) & 0x8888:  # no suit at three cards
-            for r in range(13):
-                left[r] = label_count[r]
-            left[card_rank[turn]] -= 1
-            left[card_rank[river]] -= 1
-            _by_class(left, by_ranks, class_order, class_numerator)
-            row = out[b]
-            for i in range(count):
-                p = live[b, i]
-                row[p] = class_numerator[pair_ranks[p]]
-            continue
-        for i in range(count):
-            p = live[b, i]
-            sums = base_key + pair_key[p]
-            if sums & _FLUSH_BITS:
-                nibble = (sums >> _FLUSH_SHIFT) & _FLUSH_NIBBLES
-                shift = (32 if nibble >= 0x100 else 0) + (16 if nibble & 0x1010 else 0)
-                ranks[i] = flush[((base_mask | pair_mask[p]) >> shift) & 0x1FFF]
-            else:
-                ranks[i] = by_ranks[pair_ranks[p]]
-        # Least significant digit first, both passes stable; the second lays out the sorted
-        # holdings' ranks and cards for the sweep to read in order.
-        low[:] = 0
-        for i in range(count):
-            low[ranks[i] & _LOW_MASK] += 1
-        total = 0
-        for d in range(low.shape[0]):
-            total, low[d] = total + low[d], total
-        for i in range(count):
-            d = ranks[i] & _LOW_MASK
-            scratch_rank[low[d]] = ranks[i]
-            scratch_pair[low[d]] = live[b, i]
-            low[d] += 1
-        high[:] = 0
-        for i in range(count):
-            high[ranks[i] >> _LOW_BITS] += 1
-        total = 0
-        for d in range(high.shape[0]):
-            total, high[d] = total + high[d], total
-        for i in range(count):
-            d = scratch_rank[i] >> _LOW_BITS
-            at = high[d]
-            high[d] += 1
-            p = scratch_pair[i]
-            sorted_rank[at] = scratch_rank[i]
-            sorted_pair[at] = p
-            first[at] = pairs[p, 0]
-            second[at] = pairs[p, 1]
+                x, y = first[a], first[c] if a != c else second[a]
+                sums = base_key + keys[x] + keys[y]
+                if sums & _FLUSH_BITS:
+                    nibble = (sums >> _FLUSH_SHIFT) & _FLUSH_NIBBLES
+                    shift = (32 if nibble >= 0x100 else 0) + (16 if nibble & 0x1010 else 0)
+                    value = flush[((base_mask | masks[x] | masks[y]) >> shift) & 0x1FFF]
+                else:
+                    key = sums & _KEY_MASK
+                    value = look[(key & _COL_MASK) + offs[key >> _ROW_SHIFT]]
+                rank[_TYPES * a + c] = value
+                order[classes] = _TYPES * a + c
+                classes += 1
+        _sort_by_rank(order, classes, rank, scratch, low, high)
+        _sweep(left, rank, order, classes, numerator)
         row = out[b]
-        below[:] = 0
-        under = 0
-        start = 0
-        while start < count:
-            rank = sorted_rank[start]
-            stop = start + 1
-            while stop < count and sorted_rank[stop] == rank:
-                stop += 1
-            for i in range(start, stop):
-                equal[first[i]] += 1
-                equal[second[i]] += 1
-            tied = stop - start
-            for i in range(start, stop):
-                x, y = first[i], second[i]
-                wins = under - below[x] - below[y]
-                ties = tied - equal[x] - equal[y] + 1
-                row[sorted_pair[i]] = 2 * wins + ties
-            for i in range(start, stop):
-                x, y = first[i], second[i]
-                equal[x] = 0
-                equal[y] = 0
-                below[x] += 1
-                below[y] += 1
-            under += tied
-            start = stop
+        for i in range(live.shape[1]):
+            p = live[b, i]
+            row[p] = numerator[_TYPES * kind[pairs[p, 0]] + kind[pairs[p, 1]]]
 
 
 def board_numerators(
@@ -261,10 +219,11 @@ def board_numerators(
     _numerators(
         flop_key,
         flop_mask,
-        np.bincount(np.asarray(flop) >> 2, minlength=13),
+        np.bincount(np.asarray(flop) & 3, minlength=4),
         np.ascontiguousarray(keys),
         np.ascontiguousarray(masks),
         remaining >> 2,
+        remaining & 3,
         np.ascontiguousarray(boards, dtype=np.int64),
         layout.live[layout.pair_index[boards[:, 0], boards[:, 1]]],
         layout.pairs,
