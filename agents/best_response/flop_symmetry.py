@@ -51,6 +51,12 @@ class FlopSymmetry:
     board_map: IntArray
     """``(m, m)``: the element ``g`` of the stabiliser with ``g({t, r})`` that board, so that
     holding ``h`` on ``{t, r}`` reads pair ``pair_maps[g, h]`` of that row; -1 elsewhere."""
+    flop_suits: IntArray
+    """``(4,)`` the flop's cards per suit."""
+    card_rank: IntArray
+    """Rank (0..12) of each label's card."""
+    card_suit: IntArray
+    """Suit (0..3) of each label's card."""
 
 
 def flop_symmetry(deck: Deck, flop: tuple[int, int, int]) -> FlopSymmetry:
@@ -101,4 +107,7 @@ def flop_symmetry(deck: Deck, flop: tuple[int, int, int]) -> FlopSymmetry:
         boards=boards,
         board_row=board_row,
         board_map=board_map,
+        flop_suits=np.bincount(np.asarray(flop) & 3, minlength=4),
+        card_rank=remaining >> 2,
+        card_suit=remaining & 3,
     )

@@ -30,7 +30,7 @@ from agents.best_response.flop_symmetry import flop_symmetry
 from agents.best_response.river_numerators import flop_layout
 from agents.best_response.round_program import round_program
 from agents.best_response.tree import PublicGame
-from agents.best_response.turn_kernels import RiverLines, back_up_rounds, turn_values
+from agents.best_response.turn_street import RiverLines, back_up_rounds, turn_values
 from envs.rules import Street
 
 __all__ = ["FlopValues", "river_tables"]

@@ -1,36 +1,32 @@
-"""Compiled turn street of one flop: river continuations and turn backups per holding.
+"""Compiled turn street of one flop: river continuations and turn backups per holding class.
 
-For a turn card and a holding, each river round's continuation is the mean of its river table
-over the 46 river cards; the tables are ``a + b * n`` on each bin of numerators
-(``agents.best_response.flops``), so the mean is, per bin, ``a`` times how many rivers fall
-in it plus ``b`` times the sum of their numerators. A holding's rivers fall in few of the bins
-(about 3 of 22 against ``random``), so only those are added, for every river round of every
-seat at once. The turn rounds are then backed up on those continuations (``RoundProgram``),
-node by node over a block of holdings, doing what ``agents.best_response.backup.backup`` does
-per array: the bot's average in ``Action`` order, the learner's preferred action among those
-within ``tolerance`` of the best (check/call, then bet/raise, then fold), and the counts of
-post-flop bets/raises and calls.
+After a turn card, holdings whose cards match in rank, and in suit wherever a suit has two or
+more cards on the board, have the same values (``add_turn_values``: about 330 classes of the
+1,128 holdings on average), so one holding per class is computed. For it, each river round's
+continuation is the mean of its river table over the river cards; the tables are ``a + b * n``
+on each bin of numerators (``agents.best_response.flops``), so the mean is, per bin, ``a``
+times how many rivers fall in it plus ``b`` times the sum of their numerators. A holding's
+rivers fall in few of the bins (about 3 of 22 against ``random``), so only those are added,
+for every river round of every seat at once. The turn rounds are then backed up on those
+continuations (``RoundProgram``) node by node over a block of holdings, doing what
+``agents.best_response.backup.backup`` does per array: the bot's average in ``Action``
+order, the learner's preferred action among those within ``tolerance`` of the best
+(check/call, then bet/raise, then fold), and the counts of post-flop bets/raises and calls.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 import numpy.typing as npt
 
-from agents.best_response.flop_symmetry import FlopSymmetry
-from agents.best_response.round_program import NONE, RoundProgram, source_rows
 from agents.jit import kernel
 from envs.rules import Action
 
-__all__ = ["RiverLines", "back_up_rounds", "turn_values"]
+__all__ = ["add_turn_values", "back_up_columns"]
 
 IntArray = npt.NDArray[np.int64]
 Array = npt.NDArray[np.float64]
 
-_BLOCK = 128
-"""Holdings backed up together: 64 columns of the ~100 continuation rows fit in 64 KiB."""
 _CALL, _RAISE, _FOLD = int(Action.CALL), int(Action.RAISE), int(Action.FOLD)
 
 
@@ -41,14 +37,14 @@ def _histograms(
     board_row: IntArray,
     board_map: IntArray,
     pair_maps: IntArray,
-    pairs: IntArray,
+    holdings: IntArray,
     bin_of: IntArray,
     rivers: npt.NDArray[np.int32],
     sums: npt.NDArray[np.int32],
 ) -> None:
-    """``rivers[p, b]`` and ``sums[p, b]``: how many rivers put holding ``p`` in numerator bin
-    ``b`` after ``turn``, and the sum of their numerators (board by board: rows stay cached);
-    the last bin counts the rivers that clash with the holding."""
+    """``rivers[i, b]`` and ``sums[i, b]``: how many rivers put holding ``holdings[i]`` in
+    numerator bin ``b`` after ``turn``, and the sum of their numerators (board by board: rows
+    stay cached); the last bin counts the rivers that clash with the holding."""
     rivers[:] = 0
     sums[:] = 0
     for r in range(board_row.shape[0]):
@@ -56,19 +52,53 @@ def _histograms(
             continue
         # Holdings that clash with the board read a numerator whose bin is the extra last one.
         row = numerators[board_row[turn, r]]
-        if board_map[turn, r] == 0:  # the board is its own representative
-            for p in range(pairs.shape[0]):
-                n = np.int64(row[p])
-                b = bin_of[n]
-                rivers[p, b] += 1
-                sums[p, b] += n
-        else:
-            images = pair_maps[board_map[turn, r]]
-            for p in range(pairs.shape[0]):
-                n = np.int64(row[images[p]])
-                b = bin_of[n]
-                rivers[p, b] += 1
-                sums[p, b] += n
+        images = pair_maps[board_map[turn, r]]
+        for i in range(holdings.shape[0]):
+            n = np.int64(row[images[holdings[i]]])
+            b = bin_of[n]
+            rivers[i, b] += 1
+            sums[i, b] += n
+
+
+@kernel
+def _classes(
+    turn: int,
+    flop_suits: IntArray,
+    card_rank: IntArray,
+    card_suit: IntArray,
+    pairs: IntArray,
+    class_of: IntArray,
+    representative: IntArray,
+) -> int:
+    """Sort the holdings without the turn card into classes of equal turn values; the number
+    of classes. ``class_of[p]`` is holding ``p``'s class (-1 if it holds the turn card) and
+    ``representative[c]`` the first holding of class ``c``.
+
+    A suit with at most one card on the flop and turn makes no flush for anyone whatever the
+    river, so its cards count by rank alone: any two holdings whose cards match card for card
+    in rank, and in suit where a suit has two or more cards on the board, map onto each other
+    by a permutation of such cards of equal rank that fixes the board, and every hand keeps its
+    rank under it (numerators and turn values alike)."""
+    suits = flop_suits.copy()
+    suits[card_suit[turn]] += 1
+    kind = np.empty(card_rank.shape[0], dtype=np.int64)
+    for card in range(card_rank.shape[0]):
+        suit = card_suit[card]
+        kind[card] = card_rank[card] + (13 * (1 + suit) if suits[suit] >= 2 else 0)
+    index = np.full(65 * 65, -1, dtype=np.int64)
+    classes = 0
+    for p in range(pairs.shape[0]):
+        x, y = pairs[p, 0], pairs[p, 1]
+        if (x == turn) | (y == turn):
+            class_of[p] = -1
+            continue
+        key = 65 * min(kind[x], kind[y]) + max(kind[x], kind[y])
+        if index[key] < 0:
+            index[key] = classes
+            representative[classes] = p
+            classes += 1
+        class_of[p] = index[key]
+    return classes
 
 
 @kernel
@@ -103,7 +133,7 @@ def _continuations(
 
 
 @kernel
-def _back_up(
+def back_up_columns(
     starts: IntArray,
     bot: npt.NDArray[np.bool_],
     facing: npt.NDArray[np.bool_],
@@ -179,8 +209,11 @@ def _back_up(
 
 
 @kernel
-def _turn(
+def add_turn_values(
     turn: int,
+    flop_suits: IntArray,
+    card_rank: IntArray,
+    card_suit: IntArray,
     numerators: npt.NDArray[np.int16],
     board_row: IntArray,
     board_map: IntArray,
@@ -204,25 +237,39 @@ def _turn(
     out: Array,
 ) -> None:
     """``out[:, p]`` += ``weight`` times every turn round's root values for holding ``p``
-    after ``turn``, nothing for the holdings holding it. Holdings go in blocks of
-    ``rows.shape[1]`` (``rows`` being scratch laid out as ``source_rows`` says), so that a
-    block's continuations and node values stay cached."""
+    after ``turn``, nothing for the holdings holding it. One holding per class (``_classes``)
+    is computed, in blocks of ``rows.shape[1]`` (``rows`` being scratch laid out as
+    ``source_rows`` says), so that a block's continuations and node values stay cached."""
     count = pairs.shape[0]
+    class_of = np.empty(count, dtype=np.int64)
+    representative = np.empty(count, dtype=np.int64)
+    classes = _classes(turn, flop_suits, card_rank, card_suit, pairs, class_of, representative)
     bins, following = intercept.shape
     block = rows.shape[1]
-    rivers = np.empty((count, bins + 1), dtype=np.int32)
-    sums = np.empty((count, bins + 1), dtype=np.int32)
-    _histograms(turn, numerators, board_row, board_map, pair_maps, pairs, bin_of, rivers, sums)
+    rivers = np.empty((classes, bins + 1), dtype=np.int32)
+    sums = np.empty((classes, bins + 1), dtype=np.int32)
+    _histograms(
+        turn,
+        numerators,
+        board_row,
+        board_map,
+        pair_maps,
+        representative[:classes],
+        bin_of,
+        rivers,
+        sums,
+    )
     for c in range(chips.shape[0]):
         rows[following + c, :] = chips[c]
     rows[node_rows - 1, :] = -np.inf
     column = np.empty(following)
     chosen = np.empty(block, dtype=np.int8)
     result = np.empty((out.shape[0], block))
-    for lo in range(0, count, block):
-        hi = min(count, lo + block)
+    values = np.empty((classes, out.shape[0]))
+    for lo in range(0, classes, block):
+        hi = min(classes, lo + block)
         _continuations(rivers, sums, intercept, slope, lo, hi, column, rows)
-        _back_up(
+        back_up_columns(
             starts,
             bot,
             facing,
@@ -237,104 +284,11 @@ def _turn(
             hi - lo,
             result,
         )
-        for p in range(lo, hi):
-            if pairs[p, 0] != turn and pairs[p, 1] != turn:
-                for j in range(out.shape[0]):
-                    out[j, p] += weight * result[j, p - lo]
-
-
-@dataclass(frozen=True, eq=False)
-class RiverLines:
-    """The river tables as lines on each numerator bin, identical rows stored once."""
-
-    bin_of: IntArray
-    """``(grid + 2,)`` bin of each numerator (the last entry unused)."""
-    intercept: Array
-    """``(rows, bins)`` per stored row, the table's value at numerator 0 of each bin's line."""
-    slope: Array
-    """``(sloped, bins)``: the slopes of the first ``sloped`` stored rows (the others are flat
-    on every bin: the action counts, and values that never depend on the equity)."""
-    row_of: IntArray
-    """The stored row of each river row (as ``RoundProgram.ref`` numbers them)."""
-
-
-def turn_values(
-    symmetry: FlopSymmetry,
-    numerators: npt.NDArray[np.int16],
-    pairs: IntArray,
-    lines: RiverLines,
-    program: RoundProgram,
-    quantities: int,
-    tolerance: float,
-) -> Array:
-    """``(rounds * quantities, P)``: each turn round's values at its root for every holding,
-    summed over the representative turn cards of ``symmetry`` with their weights (holdings
-    holding a turn card get nothing from it).
-
-    ``numerators`` holds the rows of ``symmetry.boards``.
-    """
-    following = len(lines.intercept)
-    source, node_rows = source_rows(program, quantities, following, lines.row_of)
-    most = int(np.diff(program.starts).max())
-    rows = np.empty((node_rows + most * quantities, _BLOCK))
-    rivers = len(symmetry.board_row) - 3
-    a = np.ascontiguousarray(lines.intercept.T) / rivers
-    b = np.ascontiguousarray(lines.slope.T) / rivers
-    out = np.zeros(((len(program.starts) - 1) * quantities, len(pairs)))
-    for turn, weight in zip(symmetry.turns, symmetry.turn_weights, strict=True):
-        _turn(
-            int(turn),
-            numerators,
-            symmetry.board_row,
-            symmetry.board_map,
-            symmetry.pair_maps,
-            pairs,
-            lines.bin_of,
-            a,
-            b,
-            program.chips,
-            program.starts,
-            program.bot,
-            program.facing,
-            program.kind != NONE,
-            source,
-            program.probability,
-            quantities,
-            tolerance,
-            node_rows,
-            rows,
-            float(weight),
-            out,
-        )
-    return out
-
-
-def back_up_rounds(
-    program: RoundProgram, quantities: int, tolerance: float, following: Array
-) -> Array:
-    """``(rounds * quantities, entries)``: every round of ``program`` backed up at once over
-    the entries of ``following`` (the next street's values, rows as ``program.ref``)."""
-    source, node_rows = source_rows(program, quantities, len(following))
-    most = int(np.diff(program.starts).max())
-    entries = following.shape[1]
-    rows = np.empty((node_rows + most * quantities, entries))
-    rows[: len(following)] = following
-    rows[len(following) : node_rows - 1] = program.chips[:, np.newaxis]
-    rows[node_rows - 1] = -np.inf
-    out = np.empty(((len(program.starts) - 1) * quantities, entries))
-    _back_up(
-        program.starts,
-        program.bot,
-        program.facing,
-        program.kind != NONE,
-        source,
-        program.probability,
-        quantities,
-        tolerance,
-        node_rows,
-        rows,
-        np.empty(entries, dtype=np.int8),
-        entries,
-        out,
-    )
-    return out
+        for c in range(lo, hi):
+            for j in range(out.shape[0]):
+                values[c, j] = weight * result[j, c - lo]
+    for p in range(count):
+        c = class_of[p]
+        if c >= 0:
+            for j in range(out.shape[0]):
+                out[j, p] += values[c, j]
