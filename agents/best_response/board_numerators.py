@@ -122,6 +122,7 @@ def _numerators(
     card_rank: IntArray,
     card_suit: IntArray,
     boards: IntArray,
+    board_pair: IntArray,
     live: IntArray,
     pairs: IntArray,
     offs: npt.NDArray[np.uint32],
@@ -130,7 +131,8 @@ def _numerators(
     out: npt.NDArray[np.int16],
 ) -> None:
     """``out[b, p]``: numerator of label pair ``p`` on board ``boards[b]`` (two labels), for
-    the pairs ``live[b]`` disjoint from the board; other entries are left as they are."""
+    the pairs ``live[board_pair[b]]`` disjoint from the board (``board_pair[b]`` the board's
+    own pair id); other entries are left as they are."""
     m = keys.shape[0]
     kind = np.empty(m, dtype=np.int64)
     left = np.empty(_TYPES, dtype=np.int64)
@@ -187,8 +189,9 @@ def _numerators(
         _sort_by_rank(order, classes, rank, scratch, low, high)
         _sweep(left, rank, order, classes, numerator)
         row = out[b]
-        for i in range(live.shape[1]):
-            p = live[b, i]
+        disjoint = live[board_pair[b]]
+        for i in range(disjoint.shape[0]):
+            p = disjoint[i]
             row[p] = numerator[_TYPES * kind[pairs[p, 0]] + kind[pairs[p, 1]]]
 
 
@@ -225,7 +228,8 @@ def board_numerators(
         remaining >> 2,
         remaining & 3,
         np.ascontiguousarray(boards, dtype=np.int64),
-        layout.live[layout.pair_index[boards[:, 0], boards[:, 1]]],
+        layout.pair_index[boards[:, 0], boards[:, 1]],
+        layout.live,
         layout.pairs,
         tables.offs,
         tables.look,

@@ -236,7 +236,7 @@ def add_turn_values(
     weight: float,
     out: Array,
 ) -> None:
-    """``out[:, p]`` += ``weight`` times every turn round's root values for holding ``p``
+    """``out[p]`` += ``weight`` times every turn round's root values for holding ``p``
     after ``turn``, nothing for the holdings holding it. One holding per class (``_classes``)
     is computed, in blocks of ``rows.shape[1]`` (``rows`` being scratch laid out as
     ``source_rows`` says), so that a block's continuations and node values stay cached."""
@@ -264,8 +264,8 @@ def add_turn_values(
     rows[node_rows - 1, :] = -np.inf
     column = np.empty(following)
     chosen = np.empty(block, dtype=np.int8)
-    result = np.empty((out.shape[0], block))
-    values = np.empty((classes, out.shape[0]))
+    result = np.empty((out.shape[1], block))
+    values = np.empty((classes, out.shape[1]))
     for lo in range(0, classes, block):
         hi = min(classes, lo + block)
         _continuations(rivers, sums, intercept, slope, lo, hi, column, rows)
@@ -285,10 +285,11 @@ def add_turn_values(
             result,
         )
         for c in range(lo, hi):
-            for j in range(out.shape[0]):
+            for j in range(out.shape[1]):
                 values[c, j] = weight * result[j, c - lo]
     for p in range(count):
         c = class_of[p]
         if c >= 0:
-            for j in range(out.shape[0]):
-                out[j, p] += values[c, j]
+            total, value = out[p], values[c]
+            for j in range(out.shape[1]):
+                total[j] += value[j]

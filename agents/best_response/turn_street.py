@@ -63,7 +63,7 @@ def turn_values(
     rivers = len(symmetry.board_row) - 3
     a = np.ascontiguousarray(lines.intercept.T) / rivers
     b = np.ascontiguousarray(lines.slope.T) / rivers
-    out = np.zeros(((len(program.starts) - 1) * quantities, len(pairs)))
+    out = np.zeros((len(pairs), (len(program.starts) - 1) * quantities))
     for turn, weight in zip(symmetry.turns, symmetry.turn_weights, strict=True):
         add_turn_values(
             int(turn),
@@ -92,7 +92,7 @@ def turn_values(
             float(weight),
             out,
         )
-    return out
+    return np.ascontiguousarray(out.T)
 
 
 def back_up_rounds(
