@@ -170,12 +170,16 @@ def _flop_means(
     ):
         remaining, seat_values = values.compute((int(flop[0]), int(flop[1]), int(flop[2])))
         pairs = remaining[flop_layout(len(remaining)).pairs]
-        stacked = [weight * np.stack(v) for v in seat_values]
-        for mapping in deck.symmetries:
+        stacked = [np.stack(v) for v in seat_values]
+        # Symmetries that give the same image of the flop differ by one that fixes the flop,
+        # under which its values are invariant: each image is added once, times its count.
+        images = np.sort(deck.symmetries[:, flop], axis=1)
+        _, first, repeats = np.unique(images, axis=0, return_index=True, return_counts=True)
+        for mapping, times in zip(deck.symmetries[first], repeats, strict=True):
             ids = deck.holding_index[mapping[pairs[:, 0]], mapping[pairs[:, 1]]]
-            mass[ids] += weight
+            mass[ids] += weight * times
             for total, seat_stack in zip(sums, stacked, strict=True):
-                total[:, :, ids] += seat_stack
+                total[:, :, ids] += (weight * times) * seat_stack
     if (mass == 0.0).any():
         raise ValueError(
             f"{int((mass == 0.0).sum())} holdings meet none of the {len(flops)} flops: "
