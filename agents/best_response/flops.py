@@ -9,11 +9,15 @@ game) on which every table is ``a + b * n``.
 
 Turn: for each turn card and holding, a river round's continuation value is the mean of its
 table over the 46 river cards, that is, per bin, ``a`` times how many rivers fall in the bin
-plus ``b`` times the sum of their numerators: two histograms per flop and one matrix product
-serve every river round of every seat. Then every turn round is backed up over all (turn card,
-holding) pairs at once. Flop: the continuation of a turn round is the mean over the 47 turn
-cards, and every flop round is backed up over all holdings. Everything is exact: averages of
-exact equities, no sampling.
+plus ``b`` times the sum of their numerators (``agents.best_response.turn_kernels``); then
+every turn round is backed up. Only one turn card per orbit of the flop's suit symmetries is
+computed, with the numerators of one board per orbit of turn-river pairs
+(``agents.best_response.flop_symmetry``; ``agents.best_response.board_numerators`` ranks and
+counts each board per class of card types), and after a turn card one holding per class of
+holdings that the board cannot tell apart. Flop: the continuation of a turn round is the mean
+over the 47 turn cards, and every flop round is backed up over all holdings (compiled, as the
+turn rounds: ``agents.best_response.round_program``). Everything is exact: averages of exact
+equities, no sampling; the equivalences are exact relabellings of the cards.
 """
 
 from __future__ import annotations

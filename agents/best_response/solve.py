@@ -4,8 +4,9 @@ The bot's actions say nothing about its cards, so at each of the learner's infor
 (its hole cards, the board so far, the public betting) the bot's holding is uniform over those
 consistent with the visible cards, and the best response is an expectimax. It is computed
 street by street (``agents.best_response.flops``): exact river equities of every holding on
-every completed board of a flop, river rounds tabulated over the equity grid, turn and flop
-rounds backed up over all holdings at once. Pre-flop, each holding's value of reaching the flop
+every completed board of a flop, river rounds tabulated over the equity grid, turn rounds
+backed up per class of equivalent holdings after each turn card up to suit isomorphism, flop
+rounds over all holdings at once. Pre-flop, each holding's value of reaching the flop
 is its mean over all flops avoiding its cards; the 1,755 canonical flops stand for all 22,100
 (suit isomorphism: a holding's value on a relabelled flop is that of the relabelled holding),
 and the pre-flop round is backed up per holding.
