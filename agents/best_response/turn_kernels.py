@@ -47,17 +47,20 @@ def _histograms(
     stay cached); the last bin counts the rivers that clash with the holding."""
     rivers[:] = 0
     sums[:] = 0
+    # Flat views and unsigned indices: no negative-index fix-up on the gathers.
+    width = np.uint64(rivers.shape[1])
+    counted, summed = rivers.reshape(-1), sums.reshape(-1)
     for r in range(board_row.shape[0]):
         if r == turn:
             continue
         # Holdings that clash with the board read a numerator whose bin is the extra last one.
         row = numerators[board_row[turn, r]]
         images = pair_maps[board_map[turn, r]]
-        for i in range(holdings.shape[0]):
-            n = np.int64(row[images[holdings[i]]])
-            b = bin_of[n]
-            rivers[i, b] += 1
-            sums[i, b] += n
+        for i in range(np.uint64(holdings.shape[0])):
+            n = row[np.uint64(images[np.uint64(holdings[i])])]
+            at = i * width + np.uint64(bin_of[np.uint64(n)])
+            counted[at] += 1
+            summed[at] += n
 
 
 @kernel
