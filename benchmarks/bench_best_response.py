@@ -1,47 +1,115 @@
-"""Best-response speed: one flop of the whole-game computation, and the agent's decisions.
+"""Best-response speed per bot, and against an earlier commit in the same run.
 
-Times are CPU seconds (``time.process_time``), best and median over random flops or hands,
-so that other jobs on a shared machine inflate them less than wall-clock times.
+Times are CPU seconds (``time.process_time``), each measurement in a fresh process, so that
+other jobs on a shared machine inflate them less than wall-clock times.
 
-* ``flop``: ``FlopValues.compute`` for both seats (exact equities of all 1,081 holdings on
-  all 1,176 turn-river boards, river sums, turn and flop backups); the exact computation
-  does this for 1,755 canonical flops.
-* ``agent``: ``BestResponseAgent.act`` per street, from the first decision of a round (the
-  agent keeps a round's choices for the rest of it).
+* default: ``FlopValues.compute`` (both seats: every holding, turn and river card after the
+  flop) on the same ``--flops`` canonical flops drawn with ``--seed``, after one warm-up flop
+  (compiled kernels loaded); the per-flop mean times 1,755 extrapolates the exact
+  computation's flop loop (the pre-flop backup and tables add under a second);
+* ``--whole``: the whole exact ``compute_best_response`` per bot, start-up included;
+* ``--against REV``: the same measurements of ``REV`` too, checked out in a temporary git
+  worktree (``PYTHONPATH`` set to it, as ``benchmarks/bench_ab.py`` does), alternating which
+  tree goes first, and the speed-up REV / this tree per bot;
+* ``--hands N``: also ``BestResponseAgent.act`` per street, from the first decision of a
+  round (this tree only; the shipped pre-flop tables of call, raise and random).
 
-    python benchmarks/bench_best_response.py [--bot random] [--flops 6] [--hands 60] [--seed 0]
+    python benchmarks/bench_best_response.py --against 3d75adc --flops 20
+    python benchmarks/bench_best_response.py --whole --bots call raise random
 
-The agent needs its pre-flop table: the shipped one for call, raise and random.
+The exact computation of the earlier route took about 12 CPU-minutes per bot, so ``--whole``
+with ``--against`` such a commit takes an hour.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 
-from agents.best_response import FULL_DECK, BestResponseAgent, LearnerSeat, parse_policy
-from agents.best_response.flops import FlopValues
-from agents.best_response.tree import build_game
+from agents.best_response import BestResponseAgent, parse_policy
 from envs.game import Hand
 from envs.rules import Rules, Street
 
+ROOT = Path(__file__).resolve().parents[1]
+CANONICAL_FLOPS = 1755
+BOTS = ["call", "raise", "random", "fold", "mix:0.2,0.5,0.3"]
 
-def time_flops(bot: str, flops: int, seed: int) -> list[float]:
-    """CPU seconds of ``FlopValues.compute`` on random flops (after one warm-up)."""
-    policy = parse_policy(bot)
-    values = FlopValues([build_game(policy, Rules(), seat) for seat in LearnerSeat], FULL_DECK)
-    rng = np.random.default_rng(seed)
-    values.compute((0, 17, 42))
-    times = []
-    for _ in range(flops):
-        a, b, c = sorted(int(x) for x in rng.choice(52, 3, replace=False))
-        start = time.process_time()
-        values.compute((a, b, c))
-        times.append(time.process_time() - start)
-    return times
+FLOPS = """
+import json, sys, time
+import numpy as np
+from agents.best_response import FULL_DECK, LearnerSeat, parse_policy
+from agents.best_response.flops import FlopValues
+from agents.best_response.tree import build_game
+from envs.rules import Rules
+bot, count, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+policy = parse_policy(bot)
+values = FlopValues([build_game(policy, Rules(), seat) for seat in LearnerSeat], FULL_DECK)
+flops, _ = FULL_DECK.canonical_flops()
+chosen = np.random.default_rng(seed).choice(len(flops) - 1, count, replace=False) + 1
+values.compute(tuple(int(c) for c in flops[0]))
+start = time.process_time()
+for index in chosen:
+    values.compute(tuple(int(c) for c in flops[index]))
+print(json.dumps((time.process_time() - start) / count))
+"""
+
+WHOLE = """
+import json, sys, time
+start = time.process_time()
+from agents.best_response import compute_best_response, parse_policy
+compute_best_response(parse_policy(sys.argv[1]))
+print(json.dumps(time.process_time() - start))
+"""
+
+
+def run(tree: Path, script: str, *args: str) -> float:
+    """One measurement in a fresh process importing ``tree``'s code."""
+    done = subprocess.run(
+        [sys.executable, "-c", script, *args],
+        env={**os.environ, "PYTHONPATH": str(tree)},
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode:
+        raise RuntimeError(f"measurement failed in {tree}:\n{done.stderr}")
+    return float(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+def measure(trees: dict[str, Path], bots: list[str], args: argparse.Namespace) -> list[str]:
+    """A markdown table: per bot, each tree's CPU seconds and the speed-up."""
+    script, script_args = (WHOLE, ()) if args.whole else (FLOPS, (str(args.flops), str(args.seed)))
+    seconds: dict[str, dict[str, float]] = {bot: {} for bot in bots}
+    for number, bot in enumerate(bots):
+        order = list(trees) if number % 2 == 0 else list(reversed(trees))
+        for label in order:
+            seconds[bot][label] = run(trees[label], script, bot, *script_args)
+            print(f"{bot} ({label}): {seconds[bot][label]:.3f} s", file=sys.stderr)
+    what = "whole exact computation" if args.whole else "per flop"
+    head = ["bot"] + [f"{label} CPU s ({what})" for label in trees]
+    if not args.whole:
+        head += [f"{label} x {CANONICAL_FLOPS:,} flops (s)" for label in trees]
+    if "before" in trees:
+        head.append("speed-up")
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for bot, by in seconds.items():
+        cells = [f"`{bot}`"] + [f"{by[label]:.3f}" for label in trees]
+        if not args.whole:
+            cells += [f"{by[label] * CANONICAL_FLOPS:,.0f}" for label in trees]
+        if "before" in trees:
+            cells.append(f"{by['before'] / by['this tree']:.1f}x")
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines
 
 
 def time_decisions(bot: str, hands: int, seed: int) -> dict[Street, list[float]]:
@@ -68,27 +136,59 @@ def time_decisions(bot: str, hands: int, seed: int) -> dict[Street, list[float]]
     return times
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bot", default="random")
-    parser.add_argument("--flops", type=int, default=6)
-    parser.add_argument("--hands", type=int, default=60)
-    parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args()
-    flop = time_flops(args.bot, args.flops, args.seed)
-    print(
-        f"flop ({args.bot}, both seats): best {min(flop):.3f} s, median "
-        f"{statistics.median(flop):.3f} s CPU; x 1,755 canonical flops = "
-        f"{1755 * statistics.median(flop) / 60:.1f} min"
-    )
-    for street, spent in time_decisions(args.bot, args.hands, args.seed).items():
-        if spent:
-            print(
-                f"agent {street.name.lower():<8} first decision of a round: best "
-                f"{1000 * min(spent):.2f} ms, median {1000 * statistics.median(spent):.2f} ms "
-                f"CPU ({len(spent)} rounds)"
+    parser.add_argument("--bots", nargs="+", default=BOTS, help=f"default: {' '.join(BOTS)}")
+    parser.add_argument("--flops", type=int, default=20, help="canonical flops timed per bot")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the flop sample")
+    parser.add_argument("--whole", action="store_true", help="time the whole computation")
+    parser.add_argument("--against", metavar="REV", help="also measure this earlier commit")
+    parser.add_argument("--hands", type=int, default=0, help="also time the agent (hands)")
+    args = parser.parse_args(argv)
+    if args.flops < 1:
+        parser.error("--flops must be at least 1")
+    bots: list[str] = args.bots
+    with tempfile.TemporaryDirectory(prefix="bench-br-") as tmp:
+        trees = {"this tree": ROOT}
+        if args.against:
+            before = Path(tmp) / "before"
+            subprocess.run(
+                [
+                    "git",
+                    "-C",
+                    str(ROOT),
+                    "worktree",
+                    "add",
+                    "--detach",
+                    "-q",
+                    str(before),
+                    args.against,
+                ],
+                check=True,
             )
+            trees = {"before": before, "this tree": ROOT}
+        try:
+            lines = measure(trees, bots, args)
+        finally:
+            if args.against:
+                subprocess.run(
+                    ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(before)],
+                    check=False,
+                )
+    sample = "" if args.whole else f", {args.flops} canonical flops (seed {args.seed})"
+    against = f", before = `{args.against}`" if args.against else ""
+    print(f"CPU seconds, load average {os.getloadavg()[0]:.1f}{sample}{against}:\n")
+    print("\n".join(lines))
+    for bot in bots if args.hands else []:
+        for street, spent in time_decisions(bot, args.hands, args.seed).items():
+            if spent:
+                print(
+                    f"agent {bot} {street.name.lower():<8} first decision of a round: best "
+                    f"{1000 * min(spent):.2f} ms, median {1000 * statistics.median(spent):.2f} "
+                    f"ms CPU ({len(spent)} rounds)"
+                )
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

@@ -1,7 +1,7 @@
 """Heads-up best responses to card-independent bots: the computation and a playable agent.
 
     >>> from agents.best_response import RAISE, compute_best_response  # doctest: +SKIP
-    >>> compute_best_response(RAISE).sb_per_hand  # exact: about 12 CPU-minutes  # doctest: +SKIP
+    >>> compute_best_response(RAISE).sb_per_hand  # exact: about a CPU-minute  # doctest: +SKIP
 
 * ``compute_best_response(policy, rules)`` -> ``BestResponse``: the value per seat and averaged
   (chips, sb/hand, mbb/hand), what was enumerated or sampled, and the best response's VPIP,

@@ -31,7 +31,7 @@ def load_table(policy: BotPolicy, rules: Rules, *, compute: bool = True) -> Flop
     """The flop-reach values (the pre-flop table) of ``policy`` in ``rules``: shipped, cached,
     or computed and cached.
 
-    Computing takes the whole exact computation (about 12 CPU-minutes; a progress bar shows on
+    Computing takes the whole exact computation (about a CPU-minute; a progress bar shows on
     stderr); ``compute=False`` raises ``LookupError`` instead.
     """
     check_heads_up(rules)
@@ -51,7 +51,7 @@ def load_table(policy: BotPolicy, rules: Rules, *, compute: bool = True) -> Flop
     if not compute:
         raise LookupError(f"no pre-flop table for {policy.name!r} in {rules}")
     logger.warning(
-        "computing the best response to %r in %s once (about 12 CPU-minutes), then caching it",
+        "computing the best response to %r in %s once (about a CPU-minute), then caching it",
         policy.name,
         rules,
     )

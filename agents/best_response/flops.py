@@ -9,25 +9,32 @@ game) on which every table is ``a + b * n``.
 
 Turn: for each turn card and holding, a river round's continuation value is the mean of its
 table over the 46 river cards, that is, per bin, ``a`` times how many rivers fall in the bin
-plus ``b`` times the sum of their numerators: two histograms per flop and one matrix product
-serve every river round of every seat. Then every turn round is backed up over all (turn card,
-holding) pairs at once. Flop: the continuation of a turn round is the mean over the 47 turn
-cards, and every flop round is backed up over all holdings. Everything is exact: averages of
-exact equities, no sampling.
+plus ``b`` times the sum of their numerators (``agents.best_response.turn_kernels``); then
+every turn round is backed up. Only one turn card per orbit of the flop's suit symmetries is
+computed, with the numerators of one board per orbit of turn-river pairs
+(``agents.best_response.flop_symmetry``; ``agents.best_response.board_numerators`` ranks and
+counts each board per class of card types), and after a turn card one holding per class of
+holdings that the board cannot tell apart. Flop: the continuation of a turn round is the mean
+over the 47 turn cards, and every flop round is backed up over all holdings (compiled, as the
+turn rounds: ``agents.best_response.round_program``). Everything is exact: averages of exact
+equities, no sampling; the equivalences are exact relabellings of the cards.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
 
 import numpy as np
 import numpy.typing as npt
 
 from agents.best_response.backup import QUANTITIES, backup
+from agents.best_response.board_numerators import board_numerators
 from agents.best_response.deck import Deck
-from agents.best_response.river_numerators import flop_layout, river_numerators
+from agents.best_response.flop_symmetry import flop_symmetry
+from agents.best_response.river_numerators import flop_layout
+from agents.best_response.round_program import round_program
 from agents.best_response.tree import PublicGame
+from agents.best_response.turn_street import RiverLines, back_up_rounds, turn_values
 from envs.rules import Street
 
 __all__ = ["FlopValues", "river_tables"]
@@ -65,15 +72,6 @@ def river_tables(
         for choice in result.choices.values():
             changes[1:] |= choice[1:] != choice[:-1]
     return np.stack(tables), changes
-
-
-@cache
-def _cell_of(m: int, count: int) -> npt.NDArray[np.int64]:
-    """For the flattened ``(turn, river, holding)`` cube, the index ``turn * count + holding``."""
-    cells = np.arange(m)[:, np.newaxis, np.newaxis] * count + np.arange(count)
-    flat = np.broadcast_to(cells, (m, m, count)).reshape(-1)
-    flat.flags.writeable = False
-    return flat
 
 
 class FlopValues:
@@ -118,6 +116,25 @@ class FlopValues:
         ] * np.arange(grid + 1)
         if not np.allclose(lines, columns, rtol=0.0, atol=_LINEAR_TOLERANCE):
             raise AssertionError("a river table is not linear between choice changes")
+        self._lines = _stored_once(self._bin_of, self._intercept, self._slope)
+        turn_rounds = [g.rounds[Street.TURN] for g in self.games]
+        self._turn_columns = np.cumsum([0] + [len(r) for r in turn_rounds])
+        self._program = round_program(
+            [round_ for rounds in turn_rounds for round_ in rounds],
+            [int(self._offsets[s]) for s, rounds in enumerate(turn_rounds) for _ in rounds],
+            quantities,
+        )
+        flop_rounds = [g.rounds[Street.FLOP] for g in self.games]
+        self._flop_columns = np.cumsum([0] + [len(r) for r in flop_rounds])
+        self._flop_program = round_program(
+            [round_ for rounds in flop_rounds for round_ in rounds],
+            [
+                int(self._turn_columns[s]) * quantities
+                for s, rounds in enumerate(flop_rounds)
+                for _ in rounds
+            ],
+            quantities,
+        )
 
     def compute(
         self, flop: tuple[int, int, int]
@@ -129,53 +146,50 @@ class FlopValues:
             ``flop_layout(m).pairs[i]``) and, per seat, per flop round id, a
             ``(quantities, holdings)`` array.
         """
-        remaining, numerators = river_numerators(self.deck, flop)
+        remaining = self.deck.remaining(flop)
         m = len(remaining)
-        layout = flop_layout(m)
-        count = len(layout.pairs)
-        turn, river = layout.pairs[:, 0], layout.pairs[:, 1]
-        # cube[t, r, h]: numerator of holding h with turn t and river r (either order), or the
-        # sentinel where the cards clash.
-        grid = self._bin_of.size - 2
-        cube = np.full(m * m * count, grid + 1, dtype=np.int32)
-        for first, second in ((turn, river), (river, turn)):
-            cube[((first * m + second)[:, None] * count + layout.live).reshape(-1)] = (
-                numerators.reshape(-1)
-            )
-        # Histograms per (turn, holding): how many rivers fall in each bin, and their sum; the
-        # bin is the leading axis so that the matrix product reads contiguous rows.
-        cells = m * count
-        index = self._bin_of[cube] * cells + _cell_of(m, count)
-        size = (self._bins + 1) * cells
-        rivers = np.bincount(index, minlength=size)[: self._bins * cells].astype(np.float64)
-        sums = np.bincount(index, weights=cube, minlength=size)[: self._bins * cells]
-        continuation = self._intercept @ rivers.reshape(self._bins, cells)
-        continuation += self._slope @ sums.reshape(self._bins, cells)
-        continuation = continuation.reshape(-1, m, count) / (m - 3)
-        return remaining, [
-            self._seat_values(seat, game, continuation, layout.turn_ok, m)
-            for seat, game in enumerate(self.games)
-        ]
-
-    def _seat_values(
-        self, seat: int, game: PublicGame, rivers: Array, turn_ok: npt.NDArray[np.bool_], m: int
-    ) -> list[Array]:
+        pairs = flop_layout(m).pairs
+        symmetry = flop_symmetry(self.deck, flop)
+        numerators = board_numerators(flop, remaining, symmetry.boards, len(self._bin_of) - 1)
+        per_turn = turn_values(
+            symmetry,
+            numerators,
+            pairs,
+            self._lines,
+            self._program,
+            self.quantities,
+            self.tolerance,
+        )
+        # Turn cards of an orbit from its representative (``agents.best_response.flop_symmetry``).
+        weighted = np.hstack([per_turn, np.zeros((len(per_turn), 1))])
+        total = weighted[:, symmetry.pair_maps[0]]
+        for images in symmetry.pair_maps[1:]:
+            total += weighted[:, images]
         q = self.quantities
-        start = self._offsets[seat]
-
-        def river(round_id: int) -> Array:
-            first = start + round_id * q
-            return rivers[first : first + q]
-
-        turn_values = []
-        for round_ in game.rounds[Street.TURN]:
-            root = backup(
-                round_, next_round=river, quantities=q, ndim=2, tolerance=self.tolerance
-            ).root
-            turn_values.append(np.where(turn_ok, root, 0.0).sum(axis=1) / (m - 2))
-        return [
-            backup(
-                round_, next_round=turn_values.__getitem__, quantities=q, tolerance=self.tolerance
-            ).root
-            for round_ in game.rounds[Street.FLOP]
+        roots = back_up_rounds(self._flop_program, q, self.tolerance, total[:, :-1] / (m - 2))
+        values = [
+            [
+                roots[(first + j) * q : (first + j + 1) * q]
+                for j in range(len(game.rounds[Street.FLOP]))
+            ]
+            for first, game in zip(self._flop_columns[:-1], self.games, strict=True)
         ]
+        return remaining, values
+
+
+def _stored_once(bin_of: npt.NDArray[np.int64], intercept: Array, slope: Array) -> RiverLines:
+    """The lines with identical rows once (against ``call`` 18 of 96 rows differ), those with
+    some slope first."""
+    unique, row_of = np.unique(np.hstack([intercept, slope]), axis=0, return_inverse=True)
+    bins = intercept.shape[1]
+    rising = (unique[:, bins:] != 0.0).any(axis=1)
+    order = np.argsort(~rising, kind="stable")
+    place = np.empty_like(order)
+    place[order] = np.arange(len(order))
+    unique = unique[order]
+    return RiverLines(
+        bin_of=bin_of,
+        intercept=np.ascontiguousarray(unique[:, :bins]),
+        slope=np.ascontiguousarray(unique[: int(rising.sum()), bins:]),
+        row_of=place[row_of.reshape(-1)],
+    )

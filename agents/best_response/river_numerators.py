@@ -1,5 +1,8 @@
 """Exact river showdown equity of every holding on every turn-river completion of a flop.
 
+The vectorised route, which the tests hold the compiled one
+(``agents.best_response.board_numerators``) to, and the label layout both share.
+
 For a flop, the other ``m`` deck cards (49 in the full deck) are relabelled ``0..m-1``; a pair
 of labels is either a holding or a turn-river board, both in ``numpy.triu_indices(m, 1)``
 order (1,176 pairs in the full deck). On each board every live holding (1,081) is ranked in

@@ -4,8 +4,9 @@ The bot's actions say nothing about its cards, so at each of the learner's infor
 (its hole cards, the board so far, the public betting) the bot's holding is uniform over those
 consistent with the visible cards, and the best response is an expectimax. It is computed
 street by street (``agents.best_response.flops``): exact river equities of every holding on
-every completed board of a flop, river rounds tabulated over the equity grid, turn and flop
-rounds backed up over all holdings at once. Pre-flop, each holding's value of reaching the flop
+every completed board of a flop, river rounds tabulated over the equity grid, turn rounds
+backed up per class of equivalent holdings after each turn card up to suit isomorphism, flop
+rounds over all holdings at once. Pre-flop, each holding's value of reaching the flop
 is its mean over all flops avoiding its cards; the 1,755 canonical flops stand for all 22,100
 (suit isomorphism: a holding's value on a relabelled flop is that of the relabelled holding),
 and the pre-flop round is backed up per holding.
@@ -170,12 +171,16 @@ def _flop_means(
     ):
         remaining, seat_values = values.compute((int(flop[0]), int(flop[1]), int(flop[2])))
         pairs = remaining[flop_layout(len(remaining)).pairs]
-        stacked = [weight * np.stack(v) for v in seat_values]
-        for mapping in deck.symmetries:
+        stacked = [np.stack(v) for v in seat_values]
+        # Symmetries that give the same image of the flop differ by one that fixes the flop,
+        # under which its values are invariant: each image is added once, times its count.
+        images = np.sort(deck.symmetries[:, flop], axis=1)
+        _, first, repeats = np.unique(images, axis=0, return_index=True, return_counts=True)
+        for mapping, times in zip(deck.symmetries[first], repeats, strict=True):
             ids = deck.holding_index[mapping[pairs[:, 0]], mapping[pairs[:, 1]]]
-            mass[ids] += weight
+            mass[ids] += weight * times
             for total, seat_stack in zip(sums, stacked, strict=True):
-                total[:, :, ids] += seat_stack
+                total[:, :, ids] += (weight * times) * seat_stack
     if (mass == 0.0).any():
         raise ValueError(
             f"{int((mass == 0.0).sum())} holdings meet none of the {len(flops)} flops: "

@@ -1,6 +1,6 @@
 """``holdem-lab best-response``: the best response to a card-independent bot, and its check.
 
-    holdem-lab best-response raise                     # exact value, both seats (minutes)
+    holdem-lab best-response raise                     # exact value, both seats (a CPU-minute)
     holdem-lab best-response random --acpc --json      # ACPC's 5/10 game, one JSON object
     holdem-lab best-response mix:0.1,0.6,0.3 --flops 200 --seed 1   # quick sampled estimate
     holdem-lab best-response raise --save-table agents/data/best_response_raise.json
