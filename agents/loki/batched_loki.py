@@ -34,6 +34,7 @@ from agents.loki.triples import absorb_own
 from agents.loki.weighting import threshold_weights
 from agents.strength.holdings import PAIR_INDEX
 from agents.strength.income_rate import load_income_rates
+from envs.batched.checks import check_seats
 from envs.batched.views import DecisionBatch, HandEndBatch
 from envs.rules import Rules, Street
 
@@ -96,15 +97,7 @@ class BatchedLoki:
             ValueError: on a table outside ``0..N-1`` or a negative seat, a seat outside the
                 table once the number of seats is known, or arrays of different lengths.
         """
-        index = np.asarray(tables, dtype=np.intp).reshape(-1)
-        seat = np.asarray(seats).reshape(-1)
-        if index.shape != seat.shape:
-            raise ValueError(f"tables and seats differ in length: {len(index)} != {len(seat)}")
-        if len(index) and (index.min() < 0 or index.max() >= self.num_tables):
-            raise ValueError(f"tables must lie in 0..{self.num_tables - 1}")
-        limit = self.num_seats or 10
-        if len(seat) and (seat.min() < 0 or seat.max() >= limit):
-            raise ValueError(f"seats must lie in 0..{limit - 1}, got {seat.tolist()}")
+        index, seat = check_seats(tables, seats, self.num_tables, self.num_seats)
         self.seats[index] = seat
         if self.state is not None:
             self.state.forget(index)

@@ -27,6 +27,7 @@ __all__ = [
     "StartCheck",
     "check_actions",
     "check_moving",
+    "check_seats",
     "check_start",
     "inspect_actions",
     "inspect_start",
@@ -214,6 +215,31 @@ def check_start(
         at_fault = np.flatnonzero(check.faults)
         raise TableError(check.index[at_fault], [check.reason(i) for i in at_fault.tolist()])
     return check.args()
+
+
+def check_seats(
+    tables: npt.ArrayLike, seats: npt.ArrayLike, num_tables: int, num_seats: int
+) -> tuple[Index, npt.NDArray[np.integer]]:
+    """A batched agent's ``start_tables`` arguments as flat arrays, checked.
+
+    Args:
+        num_tables: The agent's tables.
+        num_seats: Seats per table once known (0 before: then any seat below 10).
+
+    Raises:
+        ValueError: on a table outside ``0..num_tables-1`` or a negative seat, a seat outside
+            the table, or arrays of different lengths.
+    """
+    index = np.asarray(tables, dtype=np.intp).reshape(-1)
+    seat = np.asarray(seats).reshape(-1)
+    if index.shape != seat.shape:
+        raise ValueError(f"tables and seats differ in length: {len(index)} != {len(seat)}")
+    if len(index) and (index.min() < 0 or index.max() >= num_tables):
+        raise ValueError(f"tables must lie in 0..{num_tables - 1}")
+    limit = num_seats or 10
+    if len(seat) and (seat.min() < 0 or seat.max() >= limit):
+        raise ValueError(f"seats must lie in 0..{limit - 1}, got {seat.tolist()}")
+    return index, seat
 
 
 def check_moving(d: Decisions, where: npt.ArrayLike | None) -> Bools:
