@@ -6,10 +6,15 @@ and the post-flop hand-strength thresholds.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
+import numpy as np
+import numpy.typing as npt
+
+from agents.strength.holdings import HOLDINGS
 from envs.rules import Action
 
-__all__ = ["RuleParams", "preflop_class"]
+__all__ = ["RuleParams", "holding_classes", "preflop_class"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -55,3 +60,12 @@ def preflop_class(hole: tuple[int, int]) -> Action:
     if suited and (high == 12 or (high - low == 1 and low >= 2)):  # suited ace, 54s..KQs
         return Action.CALL
     return Action.FOLD
+
+
+@cache
+def holding_classes() -> npt.NDArray[np.int8]:
+    """``preflop_class`` of every holding (``agents.strength.holdings.HOLDINGS`` order),
+    computed once; read-only."""
+    classes = np.array([preflop_class((int(a), int(b))) for a, b in HOLDINGS], dtype=np.int8)
+    classes.flags.writeable = False
+    return classes

@@ -62,6 +62,10 @@ class Belief:
         self.model.observe_hand(view)
         self._hand = None
 
+    def drop_hand(self) -> None:
+        """Forget the hand in progress without learning from it (one that did not happen)."""
+        self._hand = None
+
     def win_probability(self, view: PlayerView) -> float:
         """P(BPP beats every opponent still in the hand at the showdown), ties half."""
         actions = view.actions

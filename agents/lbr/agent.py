@@ -5,7 +5,6 @@ response is known): a lower bound on an opponent's exploitability, measured by p
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
@@ -13,11 +12,12 @@ import numpy.typing as npt
 from agents.base import Agent, legal_actions
 from agents.baselines import CallAgent, RaiseAgent, RandomAgent, RuleAgent
 from agents.bpp import BPPAgent, BPPCurvesAgent, deterministic_bpp
-from agents.lbr.holding_equity import holding_equities
+from agents.lbr.equity_cache import EquityCache, LBRParams
 from agents.lbr.range_policy import CardIndependent, RangePolicy, ShadowBayesian, VectorRule
 from agents.lbr.replay import Replay
 from agents.lbr.values import ActionValues, action_values, best_action
 from agents.strength.holdings import NUM_HOLDINGS, dead_mask
+from envs.protocols import BatchedAgent, Probabilities
 from envs.rules import Action
 from envs.view import PlayerView
 
@@ -38,24 +38,6 @@ logger = logging.getLogger(__name__)
 Floats = npt.NDArray[np.float64]
 
 
-@dataclass(frozen=True, kw_only=True)
-class LBRParams:
-    """How the local best response estimates its win probability
-    (``agents.lbr.holding_equity``)."""
-
-    preflop_samples: int = 100
-    """Random board completions for pre-flop equities (ours: about 8 ms a decision)."""
-    flop_samples: int = 100
-    """Turn-river completions on the flop (1,081 or more: all of them, exact; ours: sampled,
-    as Lisy and Bowling 2017 sample their roll-outs, for speed)."""
-
-    def __post_init__(self) -> None:
-        for name in ("preflop_samples", "flop_samples"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or value < 1:
-                raise ValueError(f"{name} must be a positive integer, got {value!r}")
-
-
 class LocalBestResponse(Agent):
     """Agent card: the local best response (LBR) to an opponent whose policy is known.
 
@@ -73,8 +55,9 @@ class LocalBestResponse(Agent):
     bound on the opponent's exploitability (measured with the match runner, with a CI).
 
     It sees only its own view and the public betting. Heads-up only: at larger tables it
-    checks or calls (logging a warning once). Its roll-outs draw from its generator
-    (``LBRParams``), so it needs one (``reset``) to act pre-flop and on the flop.
+    checks or calls (logging a warning once). It is deterministic: its roll-outs are fixed
+    samples (``LBRParams``), and it states its one-hot policy (``action_probabilities``). Its
+    batched twin (``batched``, ``agents.lbr.batched_lbr``) plays the same actions.
 
     Args:
         opponent: The opponent's policy over holdings; this agent owns it (it forgets it at
@@ -101,6 +84,7 @@ class LocalBestResponse(Agent):
         self._hand: tuple[int, tuple[int, int], int] | None = None
         self._seen = 0
         self._weights: Floats = np.ones(NUM_HOLDINGS)
+        self.equities = EquityCache(self.params)
         self._equity: dict[tuple[int, ...], Floats] = {}
         self._warned = False
         self._warned_impossible = False
@@ -141,7 +125,7 @@ class LocalBestResponse(Agent):
             if after is None:  # the opponent cannot answer (all-in): our raise is a call
                 response = np.tile([0.0, 1.0, 0.0], (len(live), 1))
             else:
-                response = self.opponent.probabilities(after, live)
+                response = self.opponent.probabilities(after, live, probe=True)
         return action_values(
             weights[live],
             equity,
@@ -207,14 +191,33 @@ class LocalBestResponse(Agent):
         key = (*view.hole, *view.board)
         equity = self._equity.get(key)
         if equity is None:
-            params = self.params
-            sampled = len(view.board) < 3 or (len(view.board) == 3 and params.flop_samples < 1081)
-            samples = params.preflop_samples if len(view.board) == 0 else params.flop_samples
-            equity = holding_equities(
-                view.hole, view.board, samples=samples, rng=self.rng if sampled else None
-            )
-            self._equity[key] = equity
+            equity = self._equity[key] = self.equities.one(view.hole, view.board)
         return equity
+
+    def action_probabilities(self, view: PlayerView) -> Probabilities:
+        """One-hot: the action ``act`` plays (the agent is deterministic)."""
+        action = self.act(view)
+        return (
+            float(action == Action.FOLD),
+            float(action == Action.CALL),
+            float(action == Action.RAISE),
+        )
+
+    def batched(self, num_tables: int) -> BatchedAgent | None:
+        """``BatchedLBR`` with these settings at ``num_tables`` tables (fresh memory), when
+        the opponent's policy has a batched form; else ``None``."""
+        if type(self) is not LocalBestResponse:
+            return None
+        opponent = self.opponent.batched(num_tables)
+        if opponent is None:
+            return None
+        from agents.lbr.batched_lbr import BatchedLBR  # numba loads on demand
+
+        return BatchedLBR(num_tables, opponent, EquityCache(self.params), self.name)
+
+    def table_bytes(self, num_seats: int) -> int:
+        """Bytes the batched form keeps per table (ranges, equities, the opponent's copy)."""
+        return 2 * NUM_HOLDINGS * 8 + self.opponent.table_bytes(num_seats)
 
 
 def lbr_bpp() -> LocalBestResponse:

@@ -1,4 +1,4 @@
-"""Showdown equity of one hand against every opponent holding, rolled out to the river.
+"""Showdown equity of our hand against every opponent holding, rolled out to the river.
 
 The local best response values checking or calling down as ``WP x pot``, WP its win
 probability against the opponent's range (Lisy and Bowling 2017, section "Local Best
@@ -8,92 +8,166 @@ hypothetical raise).
 
 Equity of holding ``h``: the probability that our seven cards beat its seven at the showdown,
 ties counted half, over the board completions that share no card with either hand. Exact on
-the river (one board) and the turn (every river card); on the flop every one of the 1,081
-turn-river pairs when ``samples`` allows, and pre-flop ``samples`` random completions shared
-by every holding (those clashing with a holding are left out for it). Sampling makes WP noisy,
-so the local best response plays slightly worse; its measured value stays a lower bound on
-the opponent's exploitability, which is all it claims.
+the river (one board) and the turn (every river card, ``agents.strength.street``'s counts);
+on the flop exact over the 1,081 turn-river pairs when ``samples`` allows, and otherwise, as
+pre-flop, averaged over a fixed sample of completions (``completion_sample``). Completions are
+drawn as positions among the cards we do not see, once per (cards needed, samples, seed) from
+the seed, so an equity is a function of the cards alone: the scalar and the batched local best
+responses compute the same numbers, whatever the batch, and a hand's equities do not depend
+on the order of play. Those holdings a completion meets are left out of it (equity 1/2 for a
+holding that every completion meets). Sampling makes WP noisy, so the local best response
+plays slightly worse; its measured value stays a lower bound on the opponent's
+exploitability, which is all it claims.
 """
 
 from __future__ import annotations
 
+from functools import cache
 from math import comb
 
 import numpy as np
 import numpy.typing as npt
 
-from agents.strength.holdings import HOLDING_FLUSH, HOLDING_KEYS, HOLDINGS, NUM_HOLDINGS
-from envs.evaluator import CARD_KEYS, FLUSH_KEYS, KEY_INIT, rank_from_keys
+from agents.jit import readonly
+from agents.strength.holdings import HOLDINGS, NUM_HOLDINGS
+from agents.strength.street import DEAD, showdown_counts
+from agents.strength.street_constants import kernel_constants
+from agents.strength.street_kernels import rollout_rows
 
-__all__ = ["holding_equities"]
+__all__ = ["completion_sample", "equity_rows", "holding_equities"]
 
 Floats = npt.NDArray[np.float64]
-_KEYS = CARD_KEYS.view(np.int64)
-_FLUSH = FLUSH_KEYS.view(np.int64)
+Ints = npt.NDArray[np.int64]
 
 
-def _completions(
-    rest: npt.NDArray[np.int64], needed: int, samples: int, rng: np.random.Generator | None
-) -> npt.NDArray[np.int64]:
-    """Every ``needed``-card completion from ``rest`` when there are at most ``samples`` of
-    them, else ``samples`` drawn uniformly (distinct cards within each); ``(C, needed)``."""
+@cache
+def completion_sample(unseen: int, needed: int, samples: int, seed: int) -> Ints:
+    """``(C, needed)`` positions among ``unseen`` cards: every ``needed``-subset when there
+    are at most ``samples`` of them, else ``samples`` subsets drawn uniformly
+    from ``seed`` (distinct positions within each). Read-only; computed once."""
     if needed == 0:
-        return np.zeros((1, 0), dtype=np.int64)
-    if needed == 1:
-        return rest[:, None]
-    if needed == 2 and comb(len(rest), 2) <= samples:
-        first, second = np.triu_indices(len(rest), k=1)
-        return np.stack([rest[first], rest[second]], axis=1)
-    if rng is None:
-        raise ValueError(f"sampling {needed}-card completions needs a random generator")
-    order = rng.random((samples, len(rest))).argsort(axis=1)[:, :needed]
-    return rest[order]
+        sample = np.zeros((1, 0), dtype=np.int64)
+    elif needed == 1:
+        sample = np.arange(unseen, dtype=np.int64)[:, np.newaxis]
+    elif needed == 2 and comb(unseen, 2) <= samples:
+        first, second = np.triu_indices(unseen, k=1)
+        sample = np.stack([first, second], axis=1).astype(np.int64)
+    else:
+        rng = np.random.default_rng(np.random.SeedSequence([seed, unseen, needed, samples]))
+        sample = rng.random((samples, unseen)).argsort(axis=1)[:, :needed].astype(np.int64)
+    sample.flags.writeable = False
+    return sample
 
 
 def holding_equities(
-    hole: tuple[int, int],
-    board: tuple[int, ...],
-    *,
-    samples: int,
-    rng: np.random.Generator | None = None,
+    hole: tuple[int, int], board: tuple[int, ...], *, samples: int, seed: int = 0
 ) -> Floats:
     """Equity of ``hole`` against each of the 1,326 holdings (0 where a holding clashes).
 
     Args:
         hole: Our two cards.
         board: The board so far (0, 3, 4 or 5 cards).
-        samples: Most completions to use (see the module); at least 1.
-        rng: Draws the sampled completions (pre-flop, and the flop when ``samples`` is
-            below 1,081); not needed on the turn and river.
+        samples: Most completions to use pre-flop and on the flop; at least 1.
+        seed: Seed of the fixed completion sample.
     """
-    if samples < 1:
-        raise ValueError(f"samples must be at least 1, got {samples}")
-    known = np.zeros(52, dtype=bool)
-    known[[*hole, *board]] = True
-    rest = np.flatnonzero(~known).astype(np.int64)
-    live = np.flatnonzero(~(known[HOLDINGS[:, 0]] | known[HOLDINGS[:, 1]]))
-    runs = _completions(rest, 5 - len(board), samples, rng)
-    base = KEY_INIT + int(_KEYS[list(board)].sum())
-    base_flush = int(_FLUSH[list(board)].sum())
-    run_keys = base + _KEYS[runs].sum(axis=1)
-    run_flush = base_flush + _FLUSH[runs].sum(axis=1)
-    mine = rank_from_keys(
-        run_keys + int(_KEYS[list(hole)].sum()), run_flush + int(_FLUSH[list(hole)].sum())
+    boards = np.zeros((1, 5), dtype=np.int64)
+    boards[0, : len(board)] = board
+    result: Floats = equity_rows(
+        np.array([hole], dtype=np.int64),
+        boards,
+        np.array([len(board)]),
+        samples=samples,
+        seed=seed,
+    )[0]
+    return result
+
+
+def equity_rows(
+    holes: npt.ArrayLike,
+    boards: npt.ArrayLike,
+    board_len: npt.ArrayLike,
+    *,
+    samples: int,
+    seed: int = 0,
+) -> Floats:
+    """``(k, 1326)``: row i is ``holding_equities(holes[i], boards[i, :board_len[i]])``.
+
+    Raises:
+        ValueError: on a board length other than 0, 3, 4, 5, shapes that do not fit, a card
+            outside 0..51 or twice in a row, or ``samples < 1``.
+    """
+    if not isinstance(samples, int) or samples < 1:
+        raise ValueError(f"samples must be a positive integer, got {samples!r}")
+    hole = np.asarray(holes, dtype=np.int64).reshape(-1, 2)
+    k = len(hole)
+    board = np.asarray(boards, dtype=np.int64).reshape(k, 5)
+    length = np.asarray(board_len, dtype=np.int64).reshape(k)
+    if k and not np.isin(length, (0, 3, 4, 5)).all():
+        raise ValueError(f"board lengths must be 0, 3, 4 or 5, got {np.unique(length)}")
+    result = np.zeros((k, NUM_HOLDINGS))
+    for n in (0, 3, 4, 5):
+        rows = np.flatnonzero(length == n)
+        if rows.size == 0:
+            continue
+        if n == 5:
+            versus, _ = showdown_counts(hole[rows], board[rows], length[rows])
+            result[rows] = _shares(versus)
+        elif n == 4:
+            _, after = showdown_counts(hole[rows], board[rows], length[rows])
+            counts = after.astype(np.float64)
+            total = counts.sum(axis=2)
+            live = total > 0
+            result[rows] = np.where(live, counts[..., 0] + 0.5 * counts[..., 1], 0.0) / np.where(
+                live, total, 1.0
+            )
+        else:
+            _check_cards(hole[rows], board[rows], n)
+            result[rows] = _rolled_out(hole[rows], board[rows, :n], samples, seed)
+    return result
+
+
+def _check_cards(hole: Ints, board: Ints, n: int) -> None:
+    cards = np.concatenate([hole, board[:, :n]], axis=1)
+    if cards.size and (int(cards.min()) < 0 or int(cards.max()) > 51):
+        raise ValueError("card ids must lie in 0..51")
+    ordered = np.sort(cards, axis=1)
+    if (ordered[:, 1:] == ordered[:, :-1]).any():
+        raise ValueError("a row holds a card twice")
+
+
+def _shares(versus: npt.NDArray[np.int8]) -> Floats:
+    """Equity of each (row, holding) on complete boards: 1, 1/2, 0; 0 where dead."""
+    shares: Floats = np.where(versus == DEAD, 0.0, (versus.astype(np.float64) + 1.0) * 0.5)
+    return shares
+
+
+def _rolled_out(hole: Ints, board: Ints, samples: int, seed: int) -> Floats:
+    """Equities of rows of a pre-flop or flop board over the completion sample."""
+    k, n = board.shape
+    c = kernel_constants()
+    score = np.empty((k, NUM_HOLDINGS))
+    count = np.empty((k, NUM_HOLDINGS), dtype=np.int32)
+    full = np.zeros((k, 5), dtype=np.int64)
+    full[:, :n] = board
+    rollout_rows(
+        readonly(hole, np.int64),
+        full,
+        np.full(k, n, dtype=np.int64),
+        completion_sample(50 - n, 5 - n, samples, seed),
+        c.card_keys,
+        c.flush_keys,
+        c.rank_keys,
+        c.pair_index,
+        c.offs,
+        c.look,
+        c.flush,
+        score,
+        count,
     )
-    in_run = np.zeros((len(runs), 52), dtype=bool)
-    in_run[np.arange(len(runs))[:, None], runs] = True
-    cards = HOLDINGS[live]
-    valid = ~(in_run[:, cards[:, 0]] | in_run[:, cards[:, 1]])  # (C, H)
-    run_index, holding_index = np.nonzero(valid)
-    ranks = rank_from_keys(
-        run_keys[run_index] + HOLDING_KEYS[live][holding_index],
-        run_flush[run_index] + HOLDING_FLUSH[live][holding_index],
-    )
-    mine_there = mine[run_index]
-    score = (ranks < mine_there) + 0.5 * (ranks == mine_there)
-    totals = np.bincount(holding_index, weights=score, minlength=len(live))
-    counts = np.bincount(holding_index, minlength=len(live))
-    result = np.zeros(NUM_HOLDINGS)
-    # A sampled completion set may miss some holding entirely (all its runs clash): 1/2 then.
-    result[live] = np.where(counts > 0, totals / np.maximum(counts, 1), 0.5)
+    known = np.zeros((k, 52), dtype=bool)
+    rows = np.arange(k)[:, np.newaxis]
+    known[rows, hole] = True
+    known[rows, board] = True
+    live = ~(known[:, HOLDINGS[:, 0]] | known[:, HOLDINGS[:, 1]])
+    result: Floats = np.where(live, np.where(count > 0, score / np.maximum(count, 1), 0.5), 0.0)
     return result

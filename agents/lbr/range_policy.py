@@ -22,7 +22,6 @@ are public), so its opponent model is the real one's at every hand.
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Protocol
 
 import numpy as np
@@ -31,10 +30,20 @@ import numpy.typing as npt
 from agents.base import KnownPolicyAgent
 from agents.baselines import RuleAgent
 from agents.bpp.agent import BayesianPlayer
+from agents.bpp.batched_agent import BatchedBPP
+from agents.bpp.batched_curves import BatchedBPPCurves
 from agents.bpp.batched_types import street_types
-from agents.rule_policy import preflop_class
+from agents.bpp.hand_types import NUM_CURRENT_TYPES
+from agents.lbr.batched_ranges import (
+    BatchedCardIndependent,
+    BatchedRangePolicy,
+    BatchedShadowBayesian,
+    BatchedVectorRule,
+)
+from agents.rule_policy import holding_classes
 from agents.strength import hand_strength_all
 from agents.strength.holdings import HOLDINGS
+from envs.protocols import HasBatchedForm
 from envs.rules import Action, Street
 from envs.view import PlayerView
 
@@ -52,8 +61,19 @@ class RangePolicy(Protocol):
     memoryless: bool
     """Whether the policy never changes between hands (no learning)."""
 
-    def probabilities(self, view: PlayerView, holdings: Index) -> Floats:
-        """``(len(holdings), 3)`` probabilities at the opponent's decision ``view``."""
+    def probabilities(self, view: PlayerView, holdings: Index, *, probe: bool = False) -> Floats:
+        """``(len(holdings), 3)`` probabilities at the opponent's decision ``view``; ``probe``
+        marks a view that did not happen (after a raise only considered), which a policy with
+        memory of the hand in progress must not keep."""
+        ...
+
+    def batched(self, num_tables: int) -> BatchedRangePolicy | None:
+        """The same policy at ``num_tables`` tables (``agents.lbr.batched_ranges``), fresh;
+        ``None`` when there is none."""
+        ...
+
+    def table_bytes(self, num_seats: int) -> int:
+        """Bytes the batched form keeps per table."""
         ...
 
     def observe(self, view: PlayerView) -> None:
@@ -80,22 +100,25 @@ class CardIndependent:
         self.bot = bot
         self.name = bot.name
 
-    def probabilities(self, view: PlayerView, holdings: Index) -> Floats:
+    def probabilities(self, view: PlayerView, holdings: Index, *, probe: bool = False) -> Floats:
         """The bot's probabilities at ``view``, the same for every holding."""
         row = np.asarray(self.bot.action_probabilities(view), dtype=np.float64)
         return np.broadcast_to(row, (len(holdings), 3)).copy()
+
+    def batched(self, num_tables: int) -> BatchedRangePolicy | None:
+        """The bot's batched form, asked once per decision (None if it has none)."""
+        twin = self.bot.batched(num_tables) if isinstance(self.bot, HasBatchedForm) else None
+        return None if twin is None else BatchedCardIndependent(twin, self.name)
+
+    def table_bytes(self, num_seats: int) -> int:
+        """Nothing per table."""
+        return 0
 
     def observe(self, view: PlayerView) -> None:
         """Nothing to learn."""
 
     def forget(self) -> None:
         """Nothing to forget."""
-
-
-@cache
-def _preflop_classes() -> npt.NDArray[np.int8]:
-    """``RuleAgent``'s pre-flop class (an ``Action``) of every holding, computed once."""
-    return np.array([preflop_class((int(a), int(b))) for a, b in HOLDINGS], dtype=np.int8)
 
 
 class VectorRule:
@@ -115,11 +138,11 @@ class VectorRule:
         self.params = (bot if bot is not None else RuleAgent()).params
         self.name = "rule"
 
-    def probabilities(self, view: PlayerView, holdings: Index) -> Floats:
+    def probabilities(self, view: PlayerView, holdings: Index, *, probe: bool = False) -> Floats:
         """One-hot ``(H, 3)``: the rule's action with each holding."""
         legal = view.legal_actions
         if view.street == Street.PREFLOP:
-            choice = _preflop_classes()[holdings].astype(np.intp)
+            choice = holding_classes()[holdings].astype(np.intp)
         else:
             hs = hand_strength_all(view.board)[holdings]
             pot_odds = view.to_call / (view.pot + view.to_call) if view.to_call else 0.0
@@ -144,6 +167,14 @@ class VectorRule:
     def forget(self) -> None:
         """Nothing to forget."""
 
+    def batched(self, num_tables: int) -> BatchedRangePolicy | None:
+        """``BatchedVectorRule`` with these thresholds."""
+        return BatchedVectorRule(self.params)
+
+    def table_bytes(self, num_seats: int) -> int:
+        """Nothing per table."""
+        return 0
+
 
 class ShadowBayesian:
     """A BPP (``BPPAgent`` or ``BPPCurvesAgent``) followed hand by hand (see the module).
@@ -158,7 +189,7 @@ class ShadowBayesian:
         self.name = agent.name
         self.memoryless = not agent.learn
 
-    def probabilities(self, view: PlayerView, holdings: Index) -> Floats:
+    def probabilities(self, view: PlayerView, holdings: Index, *, probe: bool = False) -> Floats:
         """BPP's probabilities at ``view`` with each holding: once per current hand type."""
         count = len(holdings)
         cards = HOLDINGS[holdings].astype(np.uint8)
@@ -171,7 +202,25 @@ class ShadowBayesian:
             self.agent.action_probabilities(view._replace(hole=(int(a), int(b))))
             for a, b in cards[first]
         ]
+        if probe:  # a hand that did not happen: the belief must not keep it
+            self.agent.belief.drop_hand()
         return np.asarray(rows, dtype=np.float64)[inverse.reshape(-1)]
+
+    def batched(self, num_tables: int) -> BatchedRangePolicy | None:
+        """``BatchedShadowBayesian`` over the BPP's batched twin (None if it has none)."""
+        twin = self.agent.batched(num_tables * NUM_CURRENT_TYPES)
+        if not isinstance(twin, BatchedBPP | BatchedBPPCurves):
+            return None
+        return BatchedShadowBayesian(twin, self.name, memoryless=self.memoryless)
+
+    def table_bytes(self, num_seats: int) -> int:
+        """The batched BPP's bytes at its ``C`` virtual tables."""
+        twin = self.agent.batched(1)
+        if not isinstance(twin, BatchedBPP | BatchedBPPCurves):
+            return 0
+        twin.model.allocate(num_seats)
+        twin.belief.allocate(num_seats)
+        return NUM_CURRENT_TYPES * twin.nbytes
 
     def observe(self, view: PlayerView) -> None:
         """Tell the shadow the opponent's end of the hand (what it learns from)."""

@@ -32,7 +32,6 @@ and PPOT2 equal them to the last bit (the kernels add in their order), PPOTc to 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -40,15 +39,21 @@ import numpy.typing as npt
 
 from agents.jit import readonly
 from agents.strength.field_kernels import field_rows, potential2_rows
-from agents.strength.holdings import HOLDINGS, NUM_HOLDINGS, PAIR_INDEX
-from agents.strength.ppotc import FLOP_WEIGHTS, TURN_WEIGHTS
-from agents.strength.ppotc_kernels import CATEGORY_BY_RANK, NEXT_FLOOR, ppotc_rows
+from agents.strength.holdings import NUM_HOLDINGS
+from agents.strength.ppotc_kernels import ppotc_rows
 from agents.strength.street_checks import checked_field, checked_rows, checked_targets
+from agents.strength.street_constants import kernel_constants
 from agents.strength.street_kernels import MOST_PAIRS, MOST_TRIPLES, street_rows
 from agents.strength.strength_all_kernels import strength_all_rows
-from envs.evaluator import CARD_KEYS, FLUSH_KEYS, lookup_tables
 
-__all__ = ["DEAD", "StreetTables", "field_potential2", "field_values", "street_tables"]
+__all__ = [
+    "DEAD",
+    "StreetTables",
+    "field_potential2",
+    "field_values",
+    "showdown_counts",
+    "street_tables",
+]
 
 DEAD = -128
 """``StreetTables.versus`` of a holding that meets the board or the own cards."""
@@ -155,10 +160,39 @@ def street_tables(
     for start in range(0, k, _CHUNK):
         rows = slice(start, start + _CHUNK)
         chunk = scratch.head(len(lengths[rows]))
-        _rank_chunk(chunk, hole_array[rows], board_array[rows], lengths[rows], out, target[rows])
+        _rank_chunk(
+            chunk,
+            hole_array[rows],
+            board_array[rows],
+            lengths[rows],
+            out.versus,
+            out.after,
+            target[rows],
+        )
         _strength_chunk(chunk, board_array[rows], lengths[rows], out.hs1, target[rows])
         _ppotc_chunk(chunk, board_array[rows], lengths[rows], out.ppotc, target[rows])
     return out
+
+
+def showdown_counts(
+    holes: Ints, boards: Ints, board_len: Ints
+) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.uint8]]:
+    """``StreetTables.versus`` and ``StreetTables.after`` of k rows (as ``street_tables``'
+    arguments) without HS1 and PPOTc: the own hand against every holding, now and (flop,
+    turn) after each next card. On the river a row ranks only its 1,081 pairs."""
+    hole_array, board_array, lengths = checked_rows(holes, boards, board_len)
+    k = len(hole_array)
+    versus = np.empty((k, NUM_HOLDINGS), dtype=np.int8)
+    after = np.empty((k, NUM_HOLDINGS, 3), dtype=np.uint8)
+    target = np.arange(k, dtype=np.int64)
+    scratch = _Scratch.allocate(min(k, _CHUNK))
+    for start in range(0, k, _CHUNK):
+        rows = slice(start, start + _CHUNK)
+        chunk = scratch.head(len(lengths[rows]))
+        _rank_chunk(
+            chunk, hole_array[rows], board_array[rows], lengths[rows], versus, after, target[rows]
+        )
+    return versus, after
 
 
 class _Scratch(NamedTuple):
@@ -188,12 +222,13 @@ def _rank_chunk(
     holes: Int64s,
     boards: Int64s,
     lengths: Int64s,
-    out: StreetTables,
+    versus: npt.NDArray[np.int8],
+    after: npt.NDArray[np.uint8],
     target: Int64s,
 ) -> None:
-    """Rank the subsets of a chunk of rows into ``scratch``; fill ``versus`` and ``after`` of
-    ``out`` at the ``target`` rows."""
-    c = _constants()
+    """Rank the subsets of a chunk of rows into ``scratch``; fill ``versus`` and ``after`` at
+    the ``target`` rows."""
+    c = kernel_constants()
     street_rows(
         holes,
         boards,
@@ -206,8 +241,8 @@ def _rank_chunk(
         c.look,
         c.flush,
         *scratch,
-        out.versus,
-        out.after,
+        versus,
+        after,
         target,
     )
 
@@ -220,7 +255,7 @@ def _strength_chunk(
     target: Int64s,
 ) -> None:
     """HS1 of every holding of a chunk of rows, from the ranks in ``scratch``."""
-    strength_all_rows(boards, lengths, scratch.pairs, _constants().pair_index, hs1, target)
+    strength_all_rows(boards, lengths, scratch.pairs, kernel_constants().pair_index, hs1, target)
 
 
 def _ppotc_chunk(
@@ -231,7 +266,7 @@ def _ppotc_chunk(
     target: Int64s,
 ) -> None:
     """PPOTc of every holding of a chunk of rows, from the ranks in ``scratch``."""
-    c = _constants()
+    c = kernel_constants()
     ppotc_rows(
         boards,
         lengths,
@@ -286,7 +321,7 @@ def field_values(
         readonly(tables.versus, np.int8),
         readonly(tables.after, np.uint8),
         weights,
-        _constants().colex,
+        kernel_constants().colex,
         hs1,
         ppot,
         total,
@@ -321,7 +356,7 @@ def field_potential2(holes: Ints, boards: Ints, field: npt.ArrayLike) -> npt.NDA
     hole_array, board_array, _ = checked_rows(holes, boards, np.full(len(np.asarray(holes)), 3))
     weights = checked_field(field, len(hole_array))
     ppot = np.empty(len(hole_array))
-    c = _constants()
+    c = kernel_constants()
     potential2_rows(
         hole_array,
         board_array,
@@ -336,41 +371,3 @@ def field_potential2(holes: Ints, boards: Ints, field: npt.ArrayLike) -> npt.NDA
         ppot,
     )
     return ppot
-
-
-class _Constants(NamedTuple):
-    """The read-only arrays the kernels read (one compiled signature, whatever the caller)."""
-
-    card_keys: npt.NDArray[np.int64]
-    flush_keys: npt.NDArray[np.int64]
-    rank_keys: npt.NDArray[np.int64]
-    pair_index: npt.NDArray[np.int64]
-    colex: npt.NDArray[np.int64]
-    offs: npt.NDArray[np.uint32]
-    look: npt.NDArray[np.uint16]
-    flush: npt.NDArray[np.uint16]
-    categories: npt.NDArray[np.int8]
-    next_floor: npt.NDArray[np.int16]
-    flop_weights: npt.NDArray[np.float64]
-    turn_weights: npt.NDArray[np.float64]
-
-
-@cache
-def _constants() -> _Constants:
-    """The kernels' constant inputs, the evaluator's tables loaded on the first call."""
-    evaluator = lookup_tables()
-    return _Constants(
-        card_keys=readonly(CARD_KEYS.view(np.int64), np.int64),
-        flush_keys=readonly(FLUSH_KEYS.view(np.int64), np.int64),
-        rank_keys=readonly(CARD_KEYS.view(np.int64)[::4], np.int64),  # one card of each rank
-        pair_index=readonly(PAIR_INDEX, np.int64),
-        # Holdings by high card, then low: the order of potential_counts' opponent pairs.
-        colex=readonly(np.lexsort((HOLDINGS[:, 0], HOLDINGS[:, 1])), np.int64),
-        offs=readonly(evaluator.offs, np.uint32),
-        look=readonly(evaluator.look, np.uint16),
-        flush=readonly(evaluator.flush, np.uint16),
-        categories=readonly(CATEGORY_BY_RANK, np.int8),
-        next_floor=readonly(NEXT_FLOOR, np.int16),
-        flop_weights=readonly(FLOP_WEIGHTS.vector(), np.float64),
-        turn_weights=readonly(TURN_WEIGHTS.vector(), np.float64),
-    )

@@ -36,7 +36,7 @@ import numpy.typing as npt
 from agents.jit import kernel
 from envs import _evaluator_tables as _t
 
-__all__ = ["MOST_PAIRS", "MOST_TRIPLES", "street_rows"]
+__all__ = ["MOST_PAIRS", "MOST_TRIPLES", "rollout_rows", "street_rows"]
 
 _KEY_MASK = (1 << _t.KEY_BITS) - 1
 _FLUSH_BITS = _t.FLUSH_NIBBLES << _t.FLUSH_SHIFT
@@ -294,3 +294,97 @@ def street_rows(
                     after[3 * h] = ahead[p]
                     after[3 * h + 1] = tied[p]
                     after[3 * h + 2] = cards - ahead[p] - tied[p]
+
+
+@kernel
+def rollout_rows(
+    holes: npt.NDArray[np.int64],
+    boards: npt.NDArray[np.int64],
+    board_len: npt.NDArray[np.int64],
+    sample: npt.NDArray[np.int64],
+    card_keys: npt.NDArray[np.int64],
+    flush_keys: npt.NDArray[np.int64],
+    rank_keys: npt.NDArray[np.int64],
+    pair_index: npt.NDArray[np.int64],
+    offs: npt.NDArray[np.uint32],
+    look: npt.NDArray[np.uint16],
+    flush: npt.NDArray[np.uint16],
+    score_out: npt.NDArray[np.float64],
+    count_out: npt.NDArray[np.int32],
+) -> None:
+    """Per row, the own hand's showdown score (1 ahead, 1/2 tied) against every holding summed
+    over the completions of its board by ``sample`` (positions among the cards it does not
+    see, ascending), and how many completions each holding meets none of; the ranking of
+    ``street_rows`` on each completed board, summed without writing it out."""
+    known = np.empty(52, dtype=np.bool_)
+    unseen = np.empty(52, dtype=np.int64)
+    on_board = np.empty(52, dtype=np.bool_)
+    slots = np.empty(52, dtype=np.int64)
+    keys = np.empty(52, dtype=np.int64)
+    masks = np.empty(52, dtype=np.int64)
+    card_rank = np.empty(52, dtype=np.int64)
+    own = np.empty(52, dtype=np.bool_)
+    board_counts = np.empty(13, dtype=np.int64)
+    table = np.empty(13 * 13 * 13, dtype=np.int16)
+    ranks = np.empty(MOST_PAIRS, dtype=np.int16)
+    rare = np.empty(MOST_PAIRS, dtype=np.int32)
+    full = np.empty(5, dtype=np.int64)
+    for row in range(holes.shape[0]):
+        n = board_len[row]
+        known[:] = False
+        known[holes[row, 0]] = True
+        known[holes[row, 1]] = True
+        for b in range(n):
+            known[boards[row, b]] = True
+            full[b] = boards[row, b]
+        u = 0
+        for card in range(52):
+            if not known[card]:
+                unseen[u] = card
+                u += 1
+        score, count = score_out[row], count_out[row]
+        score[:] = 0.0
+        count[:] = 0
+        for s in range(sample.shape[0]):
+            for b in range(n, 5):
+                full[b] = unseen[sample[s, b - n]]
+            on_board[:] = False
+            board_counts[:] = 0
+            board_key = _KEY_INIT
+            board_mask = 0
+            for b in range(5):
+                on_board[full[b]] = True
+                board_counts[full[b] >> 2] += 1
+                board_key += card_keys[full[b]]
+                board_mask += flush_keys[full[b]]
+            m = 0
+            low = high = -1
+            for card in range(52):
+                if on_board[card]:
+                    continue
+                own[m] = card == holes[row, 0] or card == holes[row, 1]
+                if own[m]:
+                    high = m
+                    low = m if low < 0 else low
+                slots[m] = card
+                keys[m] = card_keys[card]
+                masks[m] = flush_keys[card]
+                card_rank[m] = card >> 2
+                m += 1
+            _multiset_ranks(board_key, board_counts, 2, rank_keys, offs, look, table)
+            _rank_block(
+                board_key, board_mask, 0, m, keys, masks, card_rank, table, flush, ranks, rare, 0
+            )
+            mine = ranks[high * (high - 1) // 2 + low]
+            for j in range(1, m):
+                if own[j]:
+                    continue
+                holdings = pair_index[slots[j]]
+                base = j * (j - 1) // 2
+                for i in range(j):
+                    if own[i]:
+                        continue
+                    h = holdings[slots[i]]
+                    rank = ranks[base + i]
+                    score[h] += 1.0 if mine > rank else (0.5 if mine == rank else 0.0)
+                    count[h] += 1

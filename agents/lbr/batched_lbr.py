@@ -1,0 +1,248 @@
+"""The local best response at thousands of tables at once: ``LocalBestResponse``'s twin.
+
+``BatchedLBR`` keeps, per table, the opponent's range over the 1,326 holdings and our equity
+against each holding for the current round. At a batch of our decisions it replays the new
+part of every public log (``agents.lbr.batched_replay``), re-weights the ranges by Bayes' rule
+with the opponent's probabilities for every holding (``agents.lbr.batched_ranges``), asks the
+opponent's answer to our raise, and values the three actions with the one-round look-ahead of
+``agents.lbr.values`` (Lisy and Bowling 2017, Algorithm 1), all tables at once. It plays, on
+the same deals, the actions of its scalar twin, with values equal to rounding.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+import numpy.typing as npt
+
+from agents.lbr.batched_ranges import BatchedRangePolicy
+from agents.lbr.batched_replay import ShadowTables
+from agents.lbr.equity_cache import EquityCache
+from agents.lbr.values import TIE
+from agents.strength.holdings import HOLDINGS, NUM_HOLDINGS
+from envs.batched.checks import check_seats
+from envs.batched.views import DecisionBatch, HandEndBatch
+from envs.rules import Action
+
+__all__ = ["BatchedLBR"]
+
+logger = logging.getLogger(__name__)
+
+Floats = npt.NDArray[np.float64]
+Index = npt.NDArray[np.intp]
+_FOLD, _CALL, _RAISE = int(Action.FOLD), int(Action.CALL), int(Action.RAISE)
+_CALLED = np.array([0.0, 1.0, 0.0])
+
+
+def _dead(cards: npt.NDArray[np.integer], lengths: Index) -> npt.NDArray[np.bool_]:
+    """``(k, 1326)``: the holdings meeting the first ``lengths[i]`` cards of row i."""
+    k = len(cards)
+    seen = np.zeros((k, 52), dtype=bool)
+    used = np.arange(cards.shape[1]) < lengths[:, np.newaxis]
+    seen[np.nonzero(used)[0], cards.astype(np.intp)[used]] = True
+    dead: npt.NDArray[np.bool_] = seen[:, HOLDINGS[:, 0]] | seen[:, HOLDINGS[:, 1]]
+    return dead
+
+
+class BatchedLBR:
+    """``LocalBestResponse`` at N tables (``envs.protocols.BatchedAgent``; the module).
+
+    Deterministic: its probabilities are one-hot, the action of largest value (ties: check/
+    call, then bet/raise, then fold). Heads-up only: at larger tables it checks or calls.
+
+    Args:
+        num_tables: N.
+        opponent: The opponent's policy over holdings at the N tables (owned from now on).
+        equities: Our equities against every holding (its settings are the scalar twin's).
+        name: Registry name.
+    """
+
+    known_policy = True
+    hand_uniform = False
+
+    def __init__(
+        self, num_tables: int, opponent: BatchedRangePolicy, equities: EquityCache, name: str
+    ) -> None:
+        self.num_tables = num_tables
+        self.opponent = opponent
+        self.equities = equities
+        self.name = name
+        self.memoryless = opponent.memoryless
+        self.seats = np.full(num_tables, -1, dtype=np.int8)
+        self._weights = np.ones((num_tables, NUM_HOLDINGS))
+        self._equity = np.zeros((num_tables, NUM_HOLDINGS))
+        self._equity_street = np.full(num_tables, -1, dtype=np.int8)
+        self._seen = np.zeros(num_tables, dtype=np.intp)
+        self._hand_id = np.zeros(num_tables, dtype=np.int64)
+        self._hole = np.zeros((num_tables, 2), dtype=np.int16)
+        self._in_hand = np.zeros(num_tables, dtype=bool)
+        self._warned: set[str] = set()
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of per-table state (the opponent's policy's excluded)."""
+        arrays = (self._weights, self._equity, self._equity_street, self._seen, self._hand_id)
+        return sum(a.nbytes for a in (*arrays, self._hole, self._in_hand, self.seats))
+
+    def start_tables(self, tables: npt.ArrayLike, seats: npt.ArrayLike) -> None:
+        """Fresh memory at ``tables``, this agent in ``seats[i]`` (the opponent elsewhere)."""
+        index, seat = check_seats(tables, seats, self.num_tables, 0)
+        self.seats[index] = seat
+        self._in_hand[index] = False
+        self.opponent.start_tables(index, (1 - seat.astype(np.intp)) % 2)
+
+    def probabilities(self, batch: DecisionBatch) -> Floats:
+        """``(k, 3)`` one-hot: the action of largest value at each row."""
+        k = len(batch.tables)
+        if batch.rules.num_seats != 2:
+            self._warn_once(
+                "seats",
+                f"{self.name} is a heads-up local best response; at {batch.rules.num_seats} "
+                "seats it checks and calls",
+            )
+            return np.tile(_CALLED, (k, 1))
+        values = self.values(batch)
+        best = np.full(k, _CALL, dtype=np.intp)
+        top = values[:, _CALL].copy()
+        raising = ~np.isnan(values[:, _RAISE]) & (values[:, _RAISE] > top + TIE)
+        best[raising] = _RAISE
+        top[raising] = values[raising, _RAISE]
+        folding = ~np.isnan(values[:, _FOLD]) & (values[:, _FOLD] > top + TIE)
+        best[folding] = _FOLD
+        result = np.zeros((k, 3))
+        result[np.arange(k), best] = 1.0
+        return result
+
+    def values(self, batch: DecisionBatch) -> Floats:
+        """``(k, 3)`` chips each action is worth relative to folding now (NaN if illegal),
+        as ``LocalBestResponse.values`` at each row; heads-up tables only."""
+        tables = batch.tables.astype(np.intp)
+        self._check(batch, tables)
+        shadow = ShadowTables(batch)
+        self._absorb(shadow, tables)
+        board_len = batch.board_len.astype(np.intp)
+        self._weights[tables] *= ~_dead(batch.board, board_len)
+        weights = self._weights[tables]
+        share = weights / weights.sum(axis=1, keepdims=True)
+        equity = self._equities(batch, tables)
+        pot = batch.pot.astype(np.float64)
+        to_call = batch.to_call.astype(np.float64)
+        legal = batch.legal
+        wp = np.einsum("ij,ij->i", share, equity)
+        values = np.full((len(tables), 3), np.nan)
+        values[:, _CALL] = wp * (pot + to_call) - to_call
+        values[legal[:, _FOLD], _FOLD] = 0.0
+        raising = np.flatnonzero(legal[:, _RAISE])
+        if raising.size:
+            response = self._responses(shadow, raising)
+            bet = np.asarray(batch.rules.bet_sizes, dtype=np.float64)[batch.street[raising]]
+            e, c = equity[raising], to_call[raising, np.newaxis]
+            p, b = pot[raising, np.newaxis], bet[:, np.newaxis]
+            called = e * (p + c + 2 * b) - (c + b)
+            reraised = e * (p + c + 4 * b) - (c + 2 * b)
+            f, ca, r = response
+            terms = f * p + ca * called + r * reraised
+            values[raising, _RAISE] = np.einsum("ij,ij->i", share[raising], terms)
+        return values
+
+    def observe_ends(self, batch: HandEndBatch) -> None:
+        """Tell the opponent's policy each hand's end as the opponent saw it."""
+        tables = batch.tables.astype(np.intp)
+        self._in_hand[tables] = False
+        if batch.rules.num_seats != 2:
+            return
+        seat = batch.seat.astype(np.intp)
+        other = 1 - seat
+        rows = np.arange(len(tables))
+        shown = batch.shown[rows, other].astype(np.intp)
+        seen = np.zeros((len(tables), 52), dtype=bool)
+        seen[rows[:, np.newaxis], batch.hole.astype(np.intp)] = True
+        used = np.arange(5) < batch.board_len.astype(np.intp)[:, np.newaxis]
+        seen[np.nonzero(used)[0], batch.board.astype(np.intp)[used]] = True
+        filler = np.argsort(seen, axis=1, kind="stable")[:, :2]
+        hole = np.where(shown[:, :1] >= 0, shown, filler).astype(np.uint8)
+        fields = {
+            name: getattr(batch, name)
+            for name in HandEndBatch._fields
+            if name not in ("seat", "hole")
+        }
+        self.opponent.observe_ends(HandEndBatch(seat=other.astype(np.int8), hole=hole, **fields))
+
+    def _check(self, batch: DecisionBatch, tables: Index) -> None:
+        if tables.size and (int(tables.min()) < 0 or int(tables.max()) >= self.num_tables):
+            raise ValueError(f"{self.name}: tables must lie in 0..{self.num_tables - 1}")
+        if len(np.unique(tables)) != len(tables):
+            raise ValueError(f"{self.name}: a table appears twice in one batch")
+        wrong = np.flatnonzero(self.seats[tables] != batch.seat)
+        if wrong.size:
+            table = int(tables[wrong[0]])
+            raise ValueError(
+                f"{self.name}: at table {table} the batch's seat is {int(batch.seat[wrong[0]])} "
+                f"but this agent sits in seat {int(self.seats[table])} (start_tables first)"
+            )
+        hole = batch.hole.astype(np.int16)
+        fresh = (
+            ~self._in_hand[tables]
+            | (self._hand_id[tables] != batch.hand_id)
+            | (self._hole[tables] != hole).any(axis=1)
+            | (batch.log_len.astype(np.intp) < self._seen[tables])
+        )
+        new = tables[fresh]
+        self._in_hand[new] = True
+        self._hand_id[new] = batch.hand_id[fresh]
+        self._hole[new] = hole[fresh]
+        self._seen[new] = 0
+        self._equity_street[new] = -1
+        self._weights[new] = ~_dead(batch.hole[fresh], np.full(len(new), 2, dtype=np.intp))
+
+    def _absorb(self, shadow: ShadowTables, tables: Index) -> None:
+        """Bayes' rule at each new opponent decision, in log order."""
+        for rows, views, actions in shadow.opponent_decisions(self._seen[tables]):
+            at = tables[rows]
+            weights = self._weights[at]
+            weights *= ~_dead(views.board, views.board_len.astype(np.intp))
+            chance = self.opponent.probabilities(views, probe=False).column(actions)
+            total = np.einsum("ij,ij->i", weights, np.broadcast_to(chance, weights.shape))
+            possible = total > 0.0
+            if not possible.all():
+                self._warn_once(
+                    "impossible",
+                    f"{self.name}: an opponent action has probability zero with every holding "
+                    f"under {self.opponent.name!r}'s known policy, which it therefore does not "
+                    "play; the range ignores such actions",
+                )
+            factor = chance / np.where(possible, total, 1.0)[:, np.newaxis]
+            weights[possible] *= np.broadcast_to(factor, weights.shape)[possible]
+            self._weights[at] = weights
+        self._seen[tables] = shadow.batch.log_len
+
+    def _responses(self, shadow: ShadowTables, raising: Index) -> list[Floats]:
+        """The opponent's fold, call and raise probabilities after our raise at the rows
+        ``raising``, each ``(r, 1326)``."""
+        answering, views = shadow.after_our_raise(raising)
+        columns = [np.zeros((len(raising), NUM_HOLDINGS)) for _ in range(3)]
+        columns[_CALL][:] = 1.0  # where it does not answer (all-in) our raise is a call
+        if views is not None:
+            position = np.searchsorted(raising, answering)
+            answer = self.opponent.probabilities(views, probe=True)
+            for action, column in enumerate(columns):
+                column[position] = answer.column(np.full(len(answering), action))
+        return columns
+
+    def _equities(self, batch: DecisionBatch, tables: Index) -> Floats:
+        street = batch.street.astype(np.int8)
+        stale = np.flatnonzero(self._equity_street[tables] != street)
+        if stale.size:
+            at = tables[stale]
+            self._equity[at] = self.equities.rows(
+                batch.hole[stale], batch.board[stale], batch.board_len[stale]
+            )
+            self._equity_street[at] = street[stale]
+        result: Floats = self._equity[tables]
+        return result
+
+    def _warn_once(self, key: str, message: str) -> None:
+        if key not in self._warned:
+            logger.warning("%s", message)
+            self._warned.add(key)

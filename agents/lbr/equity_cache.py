@@ -1,0 +1,102 @@
+"""How the local best response computes its equities, and the pre-flop ones it keeps.
+
+``LBRParams`` sets the completion samples of ``agents.lbr.holding_equity``; ``EquityCache``
+computes equities for rows of (hole, board) with those settings. Pre-flop rows depend on the
+two hole cards alone, so each of the 1,326 is rolled out once per process and settings
+(``preflop_equities``, a memo of a pure function), whichever agent asks, scalar or batched.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+import numpy.typing as npt
+
+from agents.lbr.holding_equity import equity_rows
+from agents.strength.holdings import HOLDINGS, NUM_HOLDINGS, PAIR_INDEX
+
+__all__ = ["EquityCache", "LBRParams", "preflop_equities"]
+
+Floats = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True, kw_only=True)
+class LBRParams:
+    """How the local best response estimates its win probability
+    (``agents.lbr.holding_equity``)."""
+
+    preflop_samples: int = 500
+    """Board completions for pre-flop equities (computed once per hole cards, then kept)."""
+    flop_samples: int = 100
+    """Turn-river completions on the flop (1,081 or more: all of them, exact; ours: sampled,
+    as Lisy and Bowling 2017 sample their roll-outs, for speed)."""
+    sample_seed: int = 0
+    """Seed of the fixed completion samples (equities are then a function of the cards)."""
+
+    def __post_init__(self) -> None:
+        for name in ("preflop_samples", "flop_samples"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        seed = self.sample_seed
+        if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+            raise ValueError(f"sample_seed must be a non-negative integer, got {seed!r}")
+
+
+@cache
+def preflop_equities(holding: int, samples: int, seed: int) -> Floats:
+    """``(1326,)`` pre-flop equities of holding ``HOLDINGS[holding]`` (read-only, memoised)."""
+    row: Floats = equity_rows(
+        HOLDINGS[holding][np.newaxis],
+        np.zeros((1, 5), dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
+        samples=samples,
+        seed=seed,
+    )[0]
+    row.flags.writeable = False
+    return row
+
+
+class EquityCache:
+    """Equities of rows of (hole, board) with ``params`` (pre-flop: ``preflop_equities``).
+
+    Args:
+        params: The sample sizes and seed.
+    """
+
+    def __init__(self, params: LBRParams) -> None:
+        self.params = params
+
+    def one(self, hole: tuple[int, int], board: tuple[int, ...]) -> Floats:
+        """``(1326,)`` our equity with ``hole`` on ``board`` against each holding."""
+        boards = np.zeros((1, 5), dtype=np.int64)
+        boards[0, : len(board)] = board
+        row: Floats = self.rows(np.array([hole]), boards, np.array([len(board)]))[0]
+        return row
+
+    def rows(
+        self, holes: npt.ArrayLike, boards: npt.ArrayLike, board_len: npt.ArrayLike
+    ) -> Floats:
+        """``(k, 1326)``, row i with ``holes[i]`` on ``boards[i, :board_len[i]]``."""
+        hole = np.asarray(holes, dtype=np.int64).reshape(-1, 2)
+        board = np.asarray(boards, dtype=np.int64).reshape(len(hole), -1)
+        length = np.asarray(board_len, dtype=np.int64).reshape(len(hole))
+        params = self.params
+        result = np.empty((len(hole), NUM_HOLDINGS))
+        later = np.flatnonzero(length > 0)
+        if later.size:
+            result[later] = equity_rows(
+                hole[later],
+                board[later],
+                length[later],
+                samples=params.flop_samples,
+                seed=params.sample_seed,
+            )
+        preflop = np.flatnonzero(length == 0)
+        if preflop.size:
+            keys = PAIR_INDEX[hole[preflop, 0], hole[preflop, 1]].tolist()
+            samples, seed = params.preflop_samples, params.sample_seed
+            result[preflop] = np.stack([preflop_equities(key, samples, seed) for key in keys])
+        return result
