@@ -36,7 +36,7 @@ import numpy.typing as npt
 from agents.jit import kernel
 from envs import _evaluator_tables as _t
 
-__all__ = ["MOST_PAIRS", "MOST_TRIPLES", "street_rows"]
+__all__ = ["MOST_PAIRS", "MOST_TRIPLES", "board_subset_ranks", "street_rows"]
 
 _KEY_MASK = (1 << _t.KEY_BITS) - 1
 _FLUSH_BITS = _t.FLUSH_NIBBLES << _t.FLUSH_SHIFT
@@ -294,3 +294,69 @@ def street_rows(
                     after[3 * h] = ahead[p]
                     after[3 * h + 1] = tied[p]
                     after[3 * h + 2] = cards - ahead[p] - tied[p]
+
+
+@kernel
+def board_subset_ranks(
+    board: npt.NDArray[np.int64],
+    n: int,
+    card_keys: npt.NDArray[np.int64],
+    flush_keys: npt.NDArray[np.int64],
+    rank_keys: npt.NDArray[np.int64],
+    offs: npt.NDArray[np.uint32],
+    look: npt.NDArray[np.uint16],
+    flush: npt.NDArray[np.uint16],
+    slots_out: npt.NDArray[np.int64],
+    pairs_out: npt.NDArray[np.int16],
+    triples_out: npt.NDArray[np.int16],
+) -> int:
+    """One board's slots (``slots_out[:m]``), the ranks of its slot pairs (``pairs_out``,
+    colex) and, with a card to come (``n < 5``), of its slot triples (``triples_out``,
+    colex), ranked as ``street_rows`` ranks them but with no own hand; returns ``m``. For the
+    all-holdings values of ``agents.lbr.loki_kernels``."""
+    on_board = np.zeros(52, dtype=np.bool_)
+    board_counts = np.zeros(13, dtype=np.int64)
+    keys = np.empty(52, dtype=np.int64)
+    masks = np.empty(52, dtype=np.int64)
+    card_rank = np.empty(52, dtype=np.int64)
+    table = np.empty(13 * 13 * 13, dtype=np.int16)
+    rare = np.empty(MOST_TRIPLES, dtype=np.int32)  # not needed here; _rank_block writes it
+    board_key = _KEY_INIT
+    board_mask = 0
+    for b in range(n):
+        card = board[b]
+        on_board[card] = True
+        board_counts[card >> 2] += 1
+        board_key += card_keys[card]
+        board_mask += flush_keys[card]
+    m = 0
+    for card in range(52):
+        if on_board[card]:
+            continue
+        slots_out[m] = card
+        keys[m] = card_keys[card]
+        masks[m] = flush_keys[card]
+        card_rank[m] = card >> 2
+        m += 1
+    _multiset_ranks(board_key, board_counts, 2, rank_keys, offs, look, table)
+    _rank_block(
+        board_key, board_mask, 0, m, keys, masks, card_rank, table, flush, pairs_out, rare, 0
+    )
+    if n < 5:
+        _multiset_ranks(board_key, board_counts, 3, rank_keys, offs, look, table)
+        for k in range(2, m):
+            _rank_block(
+                board_key + keys[k],
+                board_mask + masks[k],
+                169 * card_rank[k],
+                k,
+                keys,
+                masks,
+                card_rank,
+                table,
+                flush,
+                triples_out[k * (k - 1) * (k - 2) // 6 :],
+                rare,
+                0,
+            )
+    return m
