@@ -26,7 +26,7 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
-__all__ = ["fast_kernel", "kernel", "prefetch", "readonly"]
+__all__ = ["fast_kernel", "kernel", "prefetch", "readonly", "uncached_kernel"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -34,6 +34,12 @@ F = TypeVar("F", bound=Callable[..., Any])
 def kernel(function: F) -> F:
     """``function`` compiled by ``numba.njit`` (lazily, cached on disk), same signature."""
     return cast(F, numba.njit(cache=True, error_model="numpy")(function))
+
+
+def uncached_kernel(function: F) -> F:
+    """``kernel`` without the disk cache, for a kernel that calls another module's kernels
+    (compiled in each process that calls it, so never stale)."""
+    return cast(F, numba.njit(cache=False, error_model="numpy")(function))
 
 
 def fast_kernel(function: F) -> F:

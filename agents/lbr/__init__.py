@@ -1,12 +1,14 @@
 """Local best responses: lower bounds on the exploitability of agents with known policies.
 
 * ``LocalBestResponse`` (registry ``lbr-bpp``, ``lbr-bpp-det``, ``lbr-bpp-curves``,
-  ``lbr-rule``; ``lbr-call``, ``lbr-raise``, ``lbr-random`` for comparison with the exact best
+  ``lbr-rule``, ``lbr-loki``, ``lbr-loki2``, ``lbr-loki-tight``, ``lbr-loki-moderate``,
+  ``lbr-loki-som``; ``lbr-call``, ``lbr-raise``, ``lbr-random`` for comparison with the exact best
   responses of ``agents.best_response``) with ``LBRParams``: plays, heads-up, the local best
   response of Lisy and Bowling 2017 against an opponent whose policy it knows
   (``agents.lbr.agent``);
 * the opponents' policies over every holding at once: ``CardIndependent``, ``VectorRule``,
-  ``ShadowBayesian`` (``agents.lbr.range_policy``);
+  ``ShadowBayesian`` (``agents.lbr.range_policy``), ``ShadowLoki`` (``agents.lbr.loki_range``,
+  with ``loki_holding_values``: HS1 and PPOT1 of all 1,326 holdings in one compiled call);
 * ``holding_equities`` (our equity against each holding, ``agents.lbr.holding_equity``),
   ``action_values`` and ``best_action`` (the fixed-limit valuation, ``agents.lbr.values``),
   ``Replay`` (the opponent's past views from the public log, ``agents.lbr.replay``).
@@ -28,6 +30,15 @@ from agents.lbr.agent import (
     lbr_rule,
 )
 from agents.lbr.holding_equity import holding_equities
+from agents.lbr.loki_range import (
+    ShadowLoki,
+    lbr_loki,
+    lbr_loki2,
+    lbr_loki_moderate,
+    lbr_loki_som,
+    lbr_loki_tight,
+    loki_holding_values,
+)
 from agents.lbr.range_policy import CardIndependent, RangePolicy, ShadowBayesian, VectorRule
 from agents.lbr.replay import OpponentDecision, Replay
 from agents.lbr.values import ActionValues, action_values, best_action
@@ -41,6 +52,7 @@ __all__ = [
     "RangePolicy",
     "Replay",
     "ShadowBayesian",
+    "ShadowLoki",
     "VectorRule",
     "action_values",
     "best_action",
@@ -49,7 +61,13 @@ __all__ = [
     "lbr_bpp_curves",
     "lbr_bpp_det",
     "lbr_call",
+    "lbr_loki",
+    "lbr_loki2",
+    "lbr_loki_moderate",
+    "lbr_loki_som",
+    "lbr_loki_tight",
     "lbr_raise",
     "lbr_random",
     "lbr_rule",
+    "loki_holding_values",
 ]

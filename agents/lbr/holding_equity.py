@@ -29,10 +29,10 @@ import numpy as np
 import numpy.typing as npt
 
 from agents.jit import readonly
+from agents.strength.board_kernels import rollout_rows
 from agents.strength.holdings import HOLDINGS, NUM_HOLDINGS
 from agents.strength.street import DEAD, showdown_counts
 from agents.strength.street_constants import kernel_constants
-from agents.strength.street_kernels import rollout_rows
 
 __all__ = ["completion_sample", "equity_rows", "holding_equities"]
 

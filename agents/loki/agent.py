@@ -126,7 +126,7 @@ class Loki(KnownPolicyAgent):
         self.memoryless = p.modelling != Modelling.SPECIFIC
         self._given_table = preflop_table if preflop_table is not None else load_preflop_table()
         self._table = self._given_table.shifted(p.tightness, p.preflop_shift)
-        self._opponents = OpponentModels(p, self._thresholds())
+        self._opponents = OpponentModels(p, self.thresholds())
         self._draw = HandDraw()
         self._start_hand(None)
 
@@ -161,7 +161,7 @@ class Loki(KnownPolicyAgent):
     # ------------------------------------------------------------------ contract
 
     def _forget(self) -> None:
-        self._opponents = OpponentModels(self.params, self._thresholds())
+        self._opponents = OpponentModels(self.params, self.thresholds())
         self._start_hand(None)
 
     def action_probabilities(self, view: PlayerView) -> Probabilities:
@@ -292,7 +292,8 @@ class Loki(KnownPolicyAgent):
 
     # ------------------------------------------------------------------ betting
 
-    def _thresholds(self) -> BettingThresholds:
+    def thresholds(self) -> BettingThresholds:
+        """The betting thresholds its probability triples read (``agents.loki.triples``)."""
         p = self.params
         return BettingThresholds(
             make1=p.make1,
@@ -334,7 +335,7 @@ class Loki(KnownPolicyAgent):
             float(hsn[0]),
             float(ppot[0]),
             spot,
-            self._thresholds(),
+            self.thresholds(),
             p.triple_width if triples else 0.0,
             self._draw.interval if triples else None,
         )

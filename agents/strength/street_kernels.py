@@ -24,8 +24,9 @@ the pairs below ``k`` their comparison for card ``k`` in one contiguous pass, an
 ``i``: every loop is contiguous and runs in SIMD lanes (``int16``; unsigned indices, so that
 no negative-index fix-up stops the vectoriser).
 
-Kernels are called once per row or per block of subsets, never per subset: a call passing
-arrays costs several lookups' time.
+``multiset_ranks``, ``rank_block`` and ``set_board`` are also the building blocks of
+``agents.strength.board_kernels``. Kernels are called once per row or per block of subsets,
+never per subset: a call passing arrays costs several lookups' time.
 """
 
 from __future__ import annotations
@@ -36,7 +37,14 @@ import numpy.typing as npt
 from agents.jit import kernel
 from envs import _evaluator_tables as _t
 
-__all__ = ["MOST_PAIRS", "MOST_TRIPLES", "rollout_rows", "street_rows"]
+__all__ = [
+    "MOST_PAIRS",
+    "MOST_TRIPLES",
+    "multiset_ranks",
+    "rank_block",
+    "set_board",
+    "street_rows",
+]
 
 _KEY_MASK = (1 << _t.KEY_BITS) - 1
 _FLUSH_BITS = _t.FLUSH_NIBBLES << _t.FLUSH_SHIFT
@@ -55,7 +63,7 @@ MOST_TRIPLES = 49 * 48 * 47 // 6
 
 
 @kernel
-def _multiset_ranks(
+def multiset_ranks(
     board_key: int,
     board_counts: npt.NDArray[np.int64],
     cards: int,
@@ -84,7 +92,7 @@ def _multiset_ranks(
 
 
 @kernel
-def _rank_block(
+def rank_block(
     base_key: int,
     base_mask: int,
     base_index: int,
@@ -136,6 +144,51 @@ def _rank_block(
                     rare[count] = i | j << 6 | top << 12 | rank << 18
                     count += 1
     return count
+
+
+@kernel
+def set_board(
+    board: npt.NDArray[np.int64],
+    n: int,
+    hole: npt.NDArray[np.int64],
+    card_keys: npt.NDArray[np.int64],
+    flush_keys: npt.NDArray[np.int64],
+    on_board: npt.NDArray[np.bool_],
+    board_counts: npt.NDArray[np.int64],
+    slots: npt.NDArray[np.int64],
+    keys: npt.NDArray[np.int64],
+    masks: npt.NDArray[np.int64],
+    card_rank: npt.NDArray[np.int64],
+    own: npt.NDArray[np.bool_],
+) -> tuple[int, int, int, int, int]:
+    """Mark the first ``n`` cards of ``board``; list the slots with their keys, flush masks,
+    ranks and whether ``hole`` holds them. Returns the board's key and flush mask, ``m`` and
+    the own cards' slots ``low < high`` (-1 when ``hole`` is not among the slots)."""
+    on_board[:] = False
+    board_counts[:] = 0
+    board_key = _KEY_INIT
+    board_mask = 0
+    for b in range(n):
+        card = board[b]
+        on_board[card] = True
+        board_counts[card >> 2] += 1
+        board_key += card_keys[card]
+        board_mask += flush_keys[card]
+    m = 0
+    low = high = -1
+    for card in range(52):
+        if on_board[card]:
+            continue
+        own[m] = card == hole[0] or card == hole[1]
+        if own[m]:
+            high = m
+            low = m if low < 0 else low
+        slots[m] = card
+        keys[m] = card_keys[card]
+        masks[m] = flush_keys[card]
+        card_rank[m] = card >> 2
+        m += 1
+    return board_key, board_mask, m, low, high
 
 
 @kernel
@@ -200,7 +253,7 @@ def street_rows(
 ) -> None:
     """Per row: the ranks of the slot pairs (``ranks_out[row, :C(m, 2)]``, colex) and, on the
     flop and turn, the slot triples ranked a straight or better (``rare_out[row,
-    :rare_count[row]]``, as ``_rank_block`` packs them); ``versus_out`` and ``after_out`` as
+    :rare_count[row]]``, as ``rank_block`` packs them); ``versus_out`` and ``after_out`` as
     ``StreetTables`` has them, at row ``out_rows[row]`` of those two."""
     slots = np.empty(52, dtype=np.int64)
     keys = np.empty(52, dtype=np.int64)
@@ -216,42 +269,32 @@ def street_rows(
     tied = np.empty(MOST_PAIRS, dtype=np.int16)
     for row in range(holes.shape[0]):
         n = board_len[row]
-        on_board[:] = False
-        board_counts[:] = 0
-        board_key = _KEY_INIT
-        board_mask = 0
-        for b in range(n):
-            card = boards[row, b]
-            on_board[card] = True
-            board_counts[card >> 2] += 1
-            board_key += card_keys[card]
-            board_mask += flush_keys[card]
-        m = 0
-        low = high = -1  # the own cards' slots, low < high
-        for card in range(52):
-            if on_board[card]:
-                continue
-            own[m] = card == holes[row, 0] or card == holes[row, 1]
-            if own[m]:
-                high = m
-                low = m if low < 0 else low
-            slots[m] = card
-            keys[m] = card_keys[card]
-            masks[m] = flush_keys[card]
-            card_rank[m] = card >> 2
-            m += 1
+        board_key, board_mask, m, low, high = set_board(
+            boards[row],
+            n,
+            holes[row],
+            card_keys,
+            flush_keys,
+            on_board,
+            board_counts,
+            slots,
+            keys,
+            masks,
+            card_rank,
+            own,
+        )
         ranks = ranks_out[row]
-        _multiset_ranks(board_key, board_counts, 2, rank_keys, offs, look, table)
+        multiset_ranks(board_key, board_counts, 2, rank_keys, offs, look, table)
         rare = rare_out[row]
-        _rank_block(
+        rank_block(
             board_key, board_mask, 0, m, keys, masks, card_rank, table, flush, ranks, rare, 0
         )
         rare_count[row] = 0
         if n < 5:
-            _multiset_ranks(board_key, board_counts, 3, rank_keys, offs, look, table)
+            multiset_ranks(board_key, board_counts, 3, rank_keys, offs, look, table)
             count = 0
             for k in range(2, m):
-                count = _rank_block(
+                count = rank_block(
                     board_key + keys[k],
                     board_mask + masks[k],
                     169 * card_rank[k],
@@ -294,97 +337,3 @@ def street_rows(
                     after[3 * h] = ahead[p]
                     after[3 * h + 1] = tied[p]
                     after[3 * h + 2] = cards - ahead[p] - tied[p]
-
-
-@kernel
-def rollout_rows(
-    holes: npt.NDArray[np.int64],
-    boards: npt.NDArray[np.int64],
-    board_len: npt.NDArray[np.int64],
-    sample: npt.NDArray[np.int64],
-    card_keys: npt.NDArray[np.int64],
-    flush_keys: npt.NDArray[np.int64],
-    rank_keys: npt.NDArray[np.int64],
-    pair_index: npt.NDArray[np.int64],
-    offs: npt.NDArray[np.uint32],
-    look: npt.NDArray[np.uint16],
-    flush: npt.NDArray[np.uint16],
-    score_out: npt.NDArray[np.float64],
-    count_out: npt.NDArray[np.int32],
-) -> None:
-    """Per row, the own hand's showdown score (1 ahead, 1/2 tied) against every holding summed
-    over the completions of its board by ``sample`` (positions among the cards it does not
-    see, ascending), and how many completions each holding meets none of; the ranking of
-    ``street_rows`` on each completed board, summed without writing it out."""
-    known = np.empty(52, dtype=np.bool_)
-    unseen = np.empty(52, dtype=np.int64)
-    on_board = np.empty(52, dtype=np.bool_)
-    slots = np.empty(52, dtype=np.int64)
-    keys = np.empty(52, dtype=np.int64)
-    masks = np.empty(52, dtype=np.int64)
-    card_rank = np.empty(52, dtype=np.int64)
-    own = np.empty(52, dtype=np.bool_)
-    board_counts = np.empty(13, dtype=np.int64)
-    table = np.empty(13 * 13 * 13, dtype=np.int16)
-    ranks = np.empty(MOST_PAIRS, dtype=np.int16)
-    rare = np.empty(MOST_PAIRS, dtype=np.int32)
-    full = np.empty(5, dtype=np.int64)
-    for row in range(holes.shape[0]):
-        n = board_len[row]
-        known[:] = False
-        known[holes[row, 0]] = True
-        known[holes[row, 1]] = True
-        for b in range(n):
-            known[boards[row, b]] = True
-            full[b] = boards[row, b]
-        u = 0
-        for card in range(52):
-            if not known[card]:
-                unseen[u] = card
-                u += 1
-        score, count = score_out[row], count_out[row]
-        score[:] = 0.0
-        count[:] = 0
-        for s in range(sample.shape[0]):
-            for b in range(n, 5):
-                full[b] = unseen[sample[s, b - n]]
-            on_board[:] = False
-            board_counts[:] = 0
-            board_key = _KEY_INIT
-            board_mask = 0
-            for b in range(5):
-                on_board[full[b]] = True
-                board_counts[full[b] >> 2] += 1
-                board_key += card_keys[full[b]]
-                board_mask += flush_keys[full[b]]
-            m = 0
-            low = high = -1
-            for card in range(52):
-                if on_board[card]:
-                    continue
-                own[m] = card == holes[row, 0] or card == holes[row, 1]
-                if own[m]:
-                    high = m
-                    low = m if low < 0 else low
-                slots[m] = card
-                keys[m] = card_keys[card]
-                masks[m] = flush_keys[card]
-                card_rank[m] = card >> 2
-                m += 1
-            _multiset_ranks(board_key, board_counts, 2, rank_keys, offs, look, table)
-            _rank_block(
-                board_key, board_mask, 0, m, keys, masks, card_rank, table, flush, ranks, rare, 0
-            )
-            mine = ranks[high * (high - 1) // 2 + low]
-            for j in range(1, m):
-                if own[j]:
-                    continue
-                holdings = pair_index[slots[j]]
-                base = j * (j - 1) // 2
-                for i in range(j):
-                    if own[i]:
-                        continue
-                    h = holdings[slots[i]]
-                    rank = ranks[base + i]
-                    score[h] += 1.0 if mine > rank else (0.5 if mine == rank else 0.0)
-                    count[h] += 1

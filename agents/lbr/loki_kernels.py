@@ -1,0 +1,233 @@
+"""Loki's HS1 and PPOT1 of every one of its 1,326 holdings at once, against one field.
+
+A Loki decision after the flop needs, for its own holding h, HS1 and PPOT1 against its field
+array (Papp 1998 sections 5.2, 5.3 and 7.3; ``agents.strength.street.field_values``). The local
+best response needs them for every h Loki may hold. Holding by holding that is 1,326 times
+one holding's cost; here the board's ranks are computed once (every slot pair now, every slot
+triple = a pair's final hand with one card to come: ``board_subset_ranks``) and the holdings
+are counted in rank order, card removal corrected:
+
+* HS1: a holding's weighted count of holdings below / tied is a cumulative histogram of the
+  weights over the ranks, minus the holdings through either of its cards (a row of the
+  ``m x m`` matrix of pair ranks), plus itself once.
+* PPOT1's numerator over the pairs (h, o) and next cards z is
+  ``sum w_o max(0, s_final - s_now)`` with s = 1 ahead, 1/2 tied, 0 behind (this gives
+  exactly HP[behind][ahead] + HP[behind][tied]/2 + HP[tied][ahead]/2). Per z, the holdings
+  are swept from the best now-rank down with a Fenwick tree over the final ranks of the
+  holdings already passed (the ones ahead of h now), then the holdings through h's cards are
+  taken off by direct counting over z (contiguous, in SIMD lanes). Its denominator is
+  ``(m - 4) (W_behind + W_tied / 2)`` (every pair has ``m - 4`` completions).
+
+The sums are not added in the scalar route's order, so values agree with it to about 1e-15,
+not to the last bit. The function is plain arrays in, arrays out (one board, one field), so a
+batched local best response can call it per table.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from agents.jit import kernel
+from envs import _evaluator_tables as _t
+
+__all__ = ["holding_values"]
+
+_SIZE = _t.NUM_RANKS + 2
+"""Fenwick tree and histogram size: ranks 0..NUM_RANKS, shifted by one."""
+
+Array = npt.NDArray[np.float64]
+Int16s = npt.NDArray[np.int16]
+Int64s = npt.NDArray[np.int64]
+
+
+@kernel
+def _add(tree: Array, rank: int, weight: float) -> None:
+    i = rank + 1
+    while i < _SIZE:
+        tree[i] += weight
+        i += i & -i
+
+
+@kernel
+def _below(tree: Array, rank: int) -> float:
+    """The weight added at ranks below ``rank``."""
+    total = 0.0
+    i = rank
+    while i > 0:
+        total += tree[i]
+        i -= i & -i
+    return total
+
+
+@kernel
+def _finals(m: int, triples: Int16s, finals: Int16s) -> None:
+    """``finals[p, z]``: the rank of slot pair p with next card z (-1 where z is in p)."""
+    finals[:, :] = -1
+    for c in range(2, m):
+        for b in range(1, c):
+            for a in range(b):
+                rank = triples[c * (c - 1) * (c - 2) // 6 + b * (b - 1) // 2 + a]
+                finals[b * (b - 1) // 2 + a, c] = rank
+                finals[c * (c - 1) // 2 + a, b] = rank
+                finals[c * (c - 1) // 2 + b, a] = rank
+
+
+@kernel
+def _strength(
+    m: int, ranks: Int64s, weights: Array, matrix: Int64s, wmatrix: Array
+) -> tuple[Array, Array, Array]:
+    """Per slot pair h: the weight of the holdings disjoint from it below h, tied with it,
+    and in all (card removal corrected)."""
+    pairs = m * (m - 1) // 2
+    cumulative = np.zeros(_SIZE)
+    for p in range(pairs):
+        cumulative[ranks[p] + 1] += weights[p]
+    for r in range(1, _SIZE):
+        cumulative[r] += cumulative[r - 1]  # now: weight at ranks below r
+    total = cumulative[_SIZE - 1]
+    through = np.zeros(m)
+    for i in range(m):
+        for k in range(m):
+            through[i] += wmatrix[i, k]
+    below, tied, live = np.empty(pairs), np.empty(pairs), np.empty(pairs)
+    p = 0
+    for j in range(1, m):
+        for i in range(j):
+            rank = ranks[p]
+            under = cumulative[rank]
+            same = cumulative[rank + 1] - under
+            for k in range(m):  # the holdings through card i or j (the diagonal weighs 0)
+                for row in (i, j):
+                    other = matrix[row, k]
+                    if other < rank:
+                        under -= wmatrix[row, k]
+                    elif other == rank:
+                        same -= wmatrix[row, k]
+            below[p] = under
+            tied[p] = same + weights[p]  # h left the tied sum twice, once too many
+            live[p] = total - through[i] - through[j] + weights[p]
+            p += 1
+    return below, tied, live
+
+
+@kernel
+def _rises(m: int, ranks: Int64s, weights: Array, finals: Int16s) -> Array:
+    """Per slot pair h: sum over next cards and holdings of ``w max(0, s_final - s_now)``,
+    card removal not yet corrected (the sweep over now-ranks with a Fenwick tree)."""
+    pairs = m * (m - 1) // 2
+    order = np.argsort(-ranks, kind="mergesort")
+    tree = np.zeros(_SIZE)
+    less = np.empty(pairs)
+    upto = np.empty(pairs)
+    rises = np.zeros(pairs)
+    for z in range(m):
+        tree[:] = 0.0
+        start = 0
+        while start < pairs:
+            end = start + 1
+            while end < pairs and ranks[order[end]] == ranks[order[start]]:
+                end += 1
+            for q in range(start, end):  # the holdings ahead now: beaten or tied finally
+                p = order[q]
+                final = finals[p, z]
+                if final >= 0:
+                    less[p] = _below(tree, final)
+                    upto[p] = _below(tree, final + 1)
+            for q in range(start, end):
+                p = order[q]
+                if finals[p, z] >= 0:
+                    _add(tree, finals[p, z], weights[p])
+            for q in range(start, end):  # with them, the holdings tied now
+                p = order[q]
+                final = finals[p, z]
+                if final >= 0:
+                    tied_below = _below(tree, final) - less[p]
+                    rises[p] += less[p] + 0.5 * (upto[p] - less[p]) + 0.5 * tied_below
+            start = end
+    return rises
+
+
+@kernel
+def _shared(m: int, matrix: Int64s, wmatrix: Array, finals: Int16s, rises: Array) -> None:
+    """Take off ``rises`` the holdings o through a card of h (o = {i, k}, h = {i, j})."""
+    for i in range(m):
+        for j in range(m):
+            if j == i:
+                continue
+            h = max(i, j) * (max(i, j) - 1) // 2 + min(i, j)
+            now = matrix[i, j]
+            for k in range(m):
+                if k in (i, j) or matrix[i, k] < now:
+                    continue  # o behind now: never a rise
+                o = max(i, k) * (max(i, k) - 1) // 2 + min(i, k)
+                mine, theirs = finals[h], finals[o]
+                ahead = np.int16(0)
+                level = np.int16(0)
+                for z in range(np.uint64(m)):  # unsigned: no index fix-up, SIMD lanes
+                    ahead += np.int16(mine[z] > theirs[z])
+                    level += np.int16(mine[z] == theirs[z])
+                ahead -= 1  # z = k: o's sentinel counted as beaten
+                level -= 1  # z = i: both sentinels counted as tied
+                if matrix[i, k] > now:
+                    rises[h] -= wmatrix[i, k] * (ahead + 0.5 * level)
+                else:
+                    rises[h] -= wmatrix[i, k] * 0.5 * ahead
+
+
+@kernel
+def holding_values(
+    m: int,
+    slots: Int64s,
+    pair_ranks: Int16s,
+    triple_ranks: Int16s,
+    field: Array,
+    pair_index: Int64s,
+    hs1_out: Array,
+    ppot_out: Array,
+) -> None:
+    """HS1 and PPOT1 (0 on the river) of every holding against ``field``.
+
+    Args:
+        m: Cards off the board (49, 48 or 47), ``slots[:m]`` ascending.
+        slots: The off-board cards (``board_subset_ranks``).
+        pair_ranks: Ranks of the slot pairs with the board, colex.
+        triple_ranks: Ranks of the slot triples with the board (colex), read when m > 47.
+        field: ``(1326,)`` non-negative weights of the opponent's holdings (Loki's field
+            array); each holding's live weight must be positive.
+        pair_index: ``agents.strength.holdings.PAIR_INDEX``.
+        hs1_out: ``(1326,)`` HS1 of each holding; NaN where it meets the board.
+        ppot_out: ``(1326,)`` PPOT1 ("tied/2" denominators, Papp 1998 section 5.3); NaN where
+            the holding meets the board.
+    """
+    pairs = m * (m - 1) // 2
+    ranks = np.empty(pairs, dtype=np.int64)
+    weights = np.empty(pairs)
+    holding = np.empty(pairs, dtype=np.int64)
+    matrix = np.full((m, m), -1, dtype=np.int64)  # the diagonal: below every rank, weight 0
+    wmatrix = np.zeros((m, m))
+    p = 0
+    for j in range(1, m):
+        for i in range(j):
+            h = pair_index[slots[i], slots[j]]
+            ranks[p], weights[p], holding[p] = pair_ranks[p], field[h], h
+            matrix[i, j] = matrix[j, i] = pair_ranks[p]
+            wmatrix[i, j] = wmatrix[j, i] = field[h]
+            p += 1
+    below, tied, live = _strength(m, ranks, weights, matrix, wmatrix)
+    hs1_out[:] = np.nan
+    ppot_out[:] = np.nan
+    for p in range(pairs):
+        hs1_out[holding[p]] = (below[p] + 0.5 * tied[p]) / live[p]
+        ppot_out[holding[p]] = 0.0
+    if m > 47:
+        finals = np.empty((pairs, m), dtype=np.int16)
+        _finals(m, triple_ranks, finals)
+        rises = _rises(m, ranks, weights, finals)
+        _shared(m, matrix, wmatrix, finals, rises)
+        completions = m - 4
+        for p in range(pairs):
+            behind = live[p] - below[p] - tied[p]
+            denominator = completions * (behind + 0.5 * tied[p])
+            if denominator > 0:
+                ppot_out[holding[p]] = rises[p] / denominator

@@ -1,0 +1,384 @@
+"""Loki and Loki-2 at every one of their holdings at once, for the local best response.
+
+``ShadowLoki`` is the ``RangePolicy`` (``agents.lbr.range_policy``) of the Loki family
+(``loki``, ``loki-tight``, ``loki-moderate``, ``loki-som``, ``loki2``): Loki (Billings, Papp,
+Schaeffer and Szafron, "Opponent modeling in poker", AAAI 1998; Papp 1998, chapters 5-7) and
+Loki-2 (Billings, Pena, Schaeffer and Szafron, "Using probabilistic knowledge and simulation to
+play poker", AAAI 1999; Pena 1999, chapter 4), white-box, for the local best response of Lisy
+and Bowling 2017 ("Equilibrium approximation quality of current no-limit poker bots",
+section "Local Best Response").
+
+What of Loki's state depends on its cards, and what does not:
+
+* its weight table of the opponent (the LBR seat) does not: it starts uniform each hand and is
+  re-weighted at the opponent's actions from public values only (IR7 pre-flop; HS1 and PPOTc
+  of every holding as its owner sees the board, which the scalar agent computes with its own
+  hand but which do not depend on it; Loki's own cards are removed only when the table is
+  used, in HS and PPOT). Its action frequencies (``loki-som``) count public actions. So the
+  shadow replays the opponent's actions into a copy of the models as they were at the hand's
+  start (one field per public history, cached), and tells the models every hand end;
+* its pre-flop strategy (chosen at its first pre-flop decision from its hand's income rate),
+  its semi-bluff (a bet with EHS' below make1 continues in later rounds) and Loki-2's draw do:
+  they are kept per holding. Loki-2 plays one uniform per hand (``hand_uniform``), so at a
+  decision its probabilities are its triple *conditioned on its earlier actions of the hand*
+  (``agents.loki.draw``): with each holding the draw's interval is narrowed by that
+  holding's own earlier triples and the actions taken. These conditional probabilities are
+  what the local best response needs: their product over Loki's actions is the probability of
+  its whole line with the holding, so Bayes' rule over the LBR's range stays exact.
+
+After the flop HS1 and PPOT1 of all 1,326 holdings against the field come from one compiled
+call (``agents.lbr.loki_kernels.holding_values``); the rules are Loki's own compiled
+``agents.loki.triples.decide``, one row per holding. The policy expects to be asked at each of
+Loki's decisions of a hand in order (``LocalBestResponse`` does), since a holding's state at
+a decision depends on its probabilities at the earlier ones.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from agents.base import certain
+from agents.lbr.agent import LocalBestResponse
+from agents.lbr.loki_kernels import holding_values
+from agents.loki.action_contexts import replay
+from agents.loki.agent import Loki, Loki2, loki_moderate, loki_som, loki_tight
+from agents.loki.opponents import OpponentModels, later_bets
+from agents.loki.params import Betting
+from agents.loki.preflop import (
+    PreflopStrategy,
+    group_of,
+    preflop_action,
+    preflop_situation,
+    small_blind_seat,
+)
+from agents.loki.triples import decide
+from agents.strength.board_kernels import board_subset_ranks
+from agents.strength.holdings import NUM_HOLDINGS, PAIR_INDEX
+from agents.strength.income_rate import load_income_rates
+from agents.strength.street import street_tables
+from agents.strength.street_constants import kernel_constants
+from agents.strength.street_kernels import MOST_PAIRS, MOST_TRIPLES
+from envs.events import Acted
+from envs.rules import Action, Street
+from envs.view import PlayerView
+
+__all__ = [
+    "ShadowLoki",
+    "board_values",
+    "lbr_loki",
+    "lbr_loki2",
+    "lbr_loki_moderate",
+    "lbr_loki_som",
+    "lbr_loki_tight",
+    "loki_holding_values",
+]
+
+Floats = npt.NDArray[np.float64]
+Index = npt.NDArray[np.intp]
+History = tuple[Acted, ...]
+
+
+@dataclass(frozen=True)
+class _Board:
+    """One board's ranks (for ``holding_values``) and re-weighting values."""
+
+    m: int
+    slots: npt.NDArray[np.int64]
+    pairs: npt.NDArray[np.int16]
+    triples: npt.NDArray[np.int16]
+    hs1: Floats
+    ppotc: Floats
+
+
+def board_values(board: tuple[int, ...]) -> tuple[Floats, Floats]:
+    """HS1 and PPOTc of every holding on ``board`` as Loki's re-weighting reads them: from
+    ``street_tables`` with any hand off the board (the values do not depend on it)."""
+    spare = [c for c in range(52) if c not in board][:2]
+    padded = np.array([[*board, *(0,) * (5 - len(board))]])
+    tables = street_tables(np.array([spare]), padded, np.array([len(board)]))
+    return tables.hs1[0], tables.ppotc[0]
+
+
+def _ranks(board: tuple[int, ...]) -> _Board:
+    slots = np.empty(52, dtype=np.int64)
+    pairs = np.empty(MOST_PAIRS, dtype=np.int16)
+    triples = np.empty(MOST_TRIPLES if len(board) < 5 else 1, dtype=np.int16)
+    c = kernel_constants()
+    m = board_subset_ranks(
+        np.array(board, dtype=np.int64), len(board), c.card_keys, c.flush_keys,
+        c.rank_keys, c.offs, c.look, c.flush, slots, pairs, triples,
+    )  # fmt: skip
+    hs1, ppotc = board_values(board)
+    return _Board(m, slots, pairs, triples, hs1, ppotc)
+
+
+def loki_holding_values(
+    board: tuple[int, ...], field: Floats, *, ranks: _Board | None = None
+) -> tuple[Floats, Floats]:
+    """``(HS1, PPOT1)`` of every holding (NaN where it meets the board, PPOT1 0 on the
+    river) against the field weights ``field`` (1,326 non-negative values).
+
+    Raises:
+        ValueError: on a board of other than 3 to 5 distinct cards, or a bad field.
+    """
+    if not 3 <= len(board) <= 5 or len(set(board)) != len(board):
+        raise ValueError(f"board must be 3 to 5 distinct cards, got {board!r}")
+    weights = np.ascontiguousarray(field, dtype=np.float64)
+    if weights.shape != (NUM_HOLDINGS,) or not np.all(np.isfinite(weights) & (weights >= 0)):
+        raise ValueError("field must be 1,326 finite non-negative weights")
+    b = ranks if ranks is not None else _ranks(board)
+    hs1, ppot = np.empty(NUM_HOLDINGS), np.empty(NUM_HOLDINGS)
+    holding_values(b.m, b.slots, b.pairs, b.triples, weights, PAIR_INDEX, hs1, ppot)
+    return hs1, ppot
+
+
+@dataclass(frozen=True)
+class _Decided:
+    """Loki's post-flop decision with every holding: the triple's regions, the semi-bluff."""
+
+    bounds: Floats
+    semi_bluff: npt.NDArray[np.bool_]
+
+
+class ShadowLoki:
+    """A Loki or Loki-2 followed hand by hand (see the module).
+
+    Args:
+        agent: A fresh agent with the opponent's settings (a ``Loki``; ``Loki2`` or any
+            parameters); this object owns it and tells it every hand end the opponent sees.
+    """
+
+    def __init__(self, agent: Loki) -> None:
+        if not isinstance(agent, Loki):
+            raise ValueError(f"ShadowLoki follows a Loki, got {type(agent).__name__}")
+        self.agent = agent
+        self.name = agent.name
+        self.memoryless = agent.memoryless
+        self._thresholds = agent.thresholds()
+        self._models = OpponentModels(agent.params, self._thresholds)
+        self._street_board: tuple[int, ...] = ()
+        self._boards: dict[tuple[int, ...], _Board] = {}
+        self._new_hand(None)
+
+    # ------------------------------------------------------------------ RangePolicy
+
+    def batched(self, num_tables: int) -> None:
+        """No batched form yet: the local best response to Loki plays on the scalar engine."""
+        return None
+
+    def table_bytes(self, num_seats: int) -> int:
+        """No batched form: nothing per table."""
+        return 0
+
+    def probabilities(self, view: PlayerView, holdings: Index, *, probe: bool = False) -> Floats:
+        """``(len(holdings), 3)``: Loki's probabilities at ``view`` with each holding, given
+        its own earlier actions of the hand with that holding."""
+        key = (view.hand_id, view.button, view.seat)
+        if key != self._hand:
+            self._new_hand(key)
+        preflop = view.street == Street.PREFLOP
+        result = self._preflop(view) if preflop else self._postflop(view)
+        return result[holdings]
+
+    def observe(self, view: PlayerView) -> None:
+        """The opponent's end of the hand: the models count its actions (``loki-som``)."""
+        self.agent.observe(view)
+        self._street_board = view.board
+        for decision in replay(view):
+            if decision.seat != view.seat:
+                self._models.learn(decision, self._values, view.rules, reweight=False)
+        self._new_hand(None)
+
+    def forget(self) -> None:
+        """A new match: the models forget the opponent, as Loki does at ``reset``."""
+        # The copy never acts, so its generator is never drawn from.
+        self.agent.reset(np.random.default_rng(0))
+        self._models = OpponentModels(self.agent.params, self._thresholds)
+        self._new_hand(None)
+
+    # ------------------------------------------------------------------ the hand
+
+    def _new_hand(self, key: tuple[int, int, int] | None) -> None:
+        self._hand = key
+        self._models.start_hand()
+        self._fields: dict[History, Floats] = {}
+        self._decided: dict[History, _Decided] = {}
+        self._strategies: dict[History, npt.NDArray[np.int64]] = {}
+        if len(self._boards) > 8:
+            self._boards.clear()
+
+    def _board(self, board: tuple[int, ...]) -> _Board:
+        ranks = self._boards.get(board)
+        if ranks is None:
+            ranks = self._boards[board] = _ranks(board)
+        return ranks
+
+    def _values(self, street: Street) -> tuple[Floats, Floats]:
+        board = self._board(self._street_board[: {1: 3, 2: 4, 3: 5}[int(street)]])
+        return board.hs1, board.ppotc
+
+    def _field(self, view: PlayerView) -> Floats:
+        """Loki's field array at ``view``: its models replayed through the hand's actions."""
+        history = tuple(view.actions)
+        field = self._fields.get(history)
+        if field is None:
+            models = copy.deepcopy(self._models)
+            self._street_board = view.board
+            for decision in replay(view):
+                if decision.seat != view.seat:
+                    models.learn(decision, self._values, view.rules)
+            opponents = [s for s in view.active_seats if s != view.seat]
+            field = self._fields[history] = np.array(models.field(opponents))
+        return field
+
+    # ------------------------------------------------------------------ betting
+
+    def _preflop(self, view: PlayerView) -> Floats:
+        """Certain actions: each holding's strategy (chosen at Loki's first pre-flop
+        decision of this history) played at ``view``."""
+        first = next(
+            (i for i, a in enumerate(view.actions) if a.seat == view.seat), len(view.actions)
+        )
+        history = tuple(view.actions[:first])
+        strategies = self._strategies.get(history)
+        if strategies is None:
+            strategies = self._strategies[history] = self._select(view)
+        result = np.empty((NUM_HOLDINGS, 3))
+        for strategy in np.unique(strategies):
+            action = preflop_action(PreflopStrategy(int(strategy)), view)
+            result[strategies == strategy] = certain(action)
+        return result
+
+    def _select(self, view: PlayerView) -> npt.NDArray[np.int64]:
+        """``agents.loki.preflop.select_strategy`` for every holding at once (income rates
+        against the same thresholds; the checks against brute force are in the tests)."""
+        p, table = self.agent.params, self.agent.preflop_table
+        position, inpot, guaranteed = preflop_situation(view)
+        group = group_of(guaranteed + p.probability_play * (inpot - guaranteed))
+        ir = load_income_rates().of_holdings(group.players)
+        small_blind = view.seat == small_blind_seat(view)
+        call1, call2 = table.small_blind[p.tightness, group]
+
+        def reaches(strategy: PreflopStrategy) -> npt.NDArray[np.bool_]:
+            reached: npt.NDArray[np.bool_] = ir >= table.threshold(
+                p.tightness, group, strategy, position
+            )
+            return reached
+
+        no = np.zeros(NUM_HOLDINGS, dtype=bool)
+        rules = [
+            (reaches(PreflopStrategy.MAKE4), PreflopStrategy.MAKE4),
+            (reaches(PreflopStrategy.MAKE2), PreflopStrategy.MAKE2),
+            ((ir >= call2) if small_blind else no, PreflopStrategy.CALL2),
+            (reaches(PreflopStrategy.MAKE1), PreflopStrategy.MAKE1),
+            ((ir >= call1) if small_blind else no, PreflopStrategy.CALL1),
+        ]
+        chosen = np.full(NUM_HOLDINGS, int(PreflopStrategy.MAKE0), dtype=np.int64)
+        for mask, strategy in reversed(rules):  # the most aggressive reached wins
+            chosen[mask] = int(strategy)
+        return chosen
+
+    def _postflop(self, view: PlayerView) -> Floats:
+        p = self.agent.params
+        triples = p.betting == Betting.TRIPLES
+        semi = np.full(NUM_HOLDINGS, -1, dtype=np.int64)  # street of the semi-bluff
+        lo, hi = np.zeros(NUM_HOLDINGS), np.ones(NUM_HOLDINGS)
+        for decision in replay(view):
+            if decision.seat != view.seat or decision.street == Street.PREFLOP:
+                continue
+            done = self._decided.get(tuple(view.actions[: decision.index]))
+            if done is None:
+                raise ValueError(
+                    f"{self.name}: not asked at Loki's decision at log position "
+                    f"{decision.index} of hand {view.hand_id}; ask at each decision in order"
+                )
+            if decision.to_call > 0:
+                semi[:] = -1
+            if decision.action == Action.RAISE:
+                semi[done.semi_bluff] = int(decision.street)
+            if triples:
+                lo, hi = _narrow(lo, hi, done.bounds, int(decision.action))
+        if view.to_call > 0:
+            semi[:] = -1
+        opponents = [s for s in view.active_seats if s != view.seat]
+        n = max(1, len(opponents))
+        hs1, ppot = loki_holding_values(
+            view.board, self._field(view), ranks=self._board(view.board)
+        )
+        live = np.isfinite(hs1)
+        hsn = np.where(live, hs1, 0.0) ** n
+        ppot = np.where(live, ppot, 0.0)
+        if view.street == Street.FLOP and p.lookahead == 2:
+            raise ValueError(f"{self.name}: PPOT2 (lookahead 2) is not supported")
+        invested = any(
+            a.street == view.street and a.seat == view.seat and a.amount > 0 for a in view.actions
+        )
+        rows = NUM_HOLDINGS
+
+        def full(value: object, dtype: type[np.generic]) -> npt.NDArray[Any]:
+            return np.full(rows, value, dtype=dtype)
+
+        out, bounds, ehs = np.empty((rows, 3)), np.empty((rows, 2)), np.empty(rows)
+        switches = [self._thresholds.semi_bluff, self._thresholds.pot_odds]
+        decide(
+            hsn, ppot, np.arange(rows, dtype=np.intp),
+            full(int(view.street), np.int64), full(view.to_call, np.int64),
+            full(view.pot, np.int64), full(view.bet_size, np.int64),
+            full(view.num_bets, np.int64), full(Action.RAISE in view.legal_actions, np.bool_),
+            full(invested, np.bool_), full(n, np.int64),
+            full(later_bets(view.rules, view.street), np.int64),
+            (semi >= 0) & (semi < int(view.street)),
+            full(self._thresholds.make1, np.float64), full(self._thresholds.make2, np.float64),
+            np.tile([*switches, self._thresholds.showdown_odds], (rows, 1)),
+            full(p.triple_width, np.float64), full(triples, np.bool_),
+            np.stack([lo, hi], axis=1), out, bounds, ehs,
+        )  # fmt: skip
+        semi_bluff = (view.to_call == 0) & (ehs < p.make1)
+        self._decided[tuple(view.actions)] = _Decided(bounds, semi_bluff)
+        return out
+
+
+def _narrow(lo: Floats, hi: Floats, bounds: Floats, action: int) -> tuple[Floats, Floats]:
+    """``agents.loki.triples.narrow`` for every holding (the same float operations)."""
+    c0, c1 = bounds[:, 0], bounds[:, 1]
+    low = np.zeros_like(c0) if action == Action.FOLD else (c0 if action == Action.CALL else c1)
+    high = c0 if action == Action.FOLD else (c1 if action == Action.CALL else np.ones_like(c0))
+    new_lo = np.minimum(np.maximum(low, lo), hi)
+    new_hi = np.minimum(np.maximum(high, lo), hi)
+    kept = new_hi > new_lo
+    restart = ~kept & (high > low)
+    return (
+        np.where(kept, new_lo, np.where(restart, low, lo)),
+        np.where(kept, new_hi, np.where(restart, high, hi)),
+    )
+
+
+def lbr_loki() -> LocalBestResponse:
+    """Registry factory: the local best response to ``loki``."""
+    return LocalBestResponse(ShadowLoki(Loki()), name="lbr-loki")
+
+
+def lbr_loki2() -> LocalBestResponse:
+    """Registry factory: the local best response to ``loki2``."""
+    return LocalBestResponse(ShadowLoki(Loki2()), name="lbr-loki2")
+
+
+def lbr_loki_tight() -> LocalBestResponse:
+    """Registry factory: the local best response to ``loki-tight``."""
+    return LocalBestResponse(ShadowLoki(loki_tight()), name="lbr-loki-tight")
+
+
+def lbr_loki_moderate() -> LocalBestResponse:
+    """Registry factory: the local best response to ``loki-moderate``."""
+    return LocalBestResponse(ShadowLoki(loki_moderate()), name="lbr-loki-moderate")
+
+
+def lbr_loki_som() -> LocalBestResponse:
+    """Registry factory: the local best response to ``loki-som`` (the shadow learns the
+    frequencies the real one learns, from the hand ends it is told)."""
+    return LocalBestResponse(ShadowLoki(loki_som()), name="lbr-loki-som")
