@@ -4,6 +4,10 @@ envs/ never imports agents/: a package (ours or a third party's) declares its ag
 entry-point group ``holdem_lab.agents`` (``name = "module:Factory"``), and the env and the match
 runner build them from the name. A factory is called with no arguments and returns an object
 that satisfies ``envs.protocols.SeatAgent``; the caller seeds it with ``reset(rng)``.
+
+An agent spec is a name, or ``NAME:FILE`` for an agent with parameters from a file (a tuning
+study's results directory, its ``best_params.json``, or a plain parameter file): the factory
+registered as ``NAME`` under ``holdem_lab.agent_files`` is called with ``FILE``.
 """
 
 from __future__ import annotations
@@ -15,11 +19,38 @@ from importlib.metadata import entry_points
 from envs.protocols import SeatAgent
 
 GROUP = "holdem_lab.agents"
+FILE_GROUP = "holdem_lab.agent_files"
 
 
 @cache
 def _factories() -> dict[str, Callable[[], object]]:
     return {ep.name: ep.load for ep in entry_points(group=GROUP)}
+
+
+@cache
+def _file_factories() -> dict[str, Callable[[], object]]:
+    return {ep.name: ep.load for ep in entry_points(group=FILE_GROUP)}
+
+
+def agents_with_files() -> tuple[str, ...]:
+    """The names that accept a parameter file (``NAME:FILE``), sorted."""
+    return tuple(sorted(_file_factories()))
+
+
+def check_spec(spec: str) -> None:
+    """``ValueError`` saying why ``spec`` names no agent (unknown name, a name that takes no
+    file, an empty file part); nothing when it does (the file itself is read later)."""
+    name, colon, path = spec.partition(":")
+    if name not in _factories():
+        known = ", ".join(available_agents()) or "none (is holdem-lab installed with pip?)"
+        raise ValueError(f"unknown agent {name!r}; registered agents: {known}")
+    if colon and name not in _file_factories():
+        takes = ", ".join(agents_with_files()) or "none"
+        raise ValueError(
+            f"agent {name!r} takes no parameter file ({spec!r}); agents that do: {takes}"
+        )
+    if colon and not path:
+        raise ValueError(f"{spec!r}: give a file or study directory after {name + ':'!r}")
 
 
 def available_agents() -> tuple[str, ...]:
@@ -28,15 +59,15 @@ def available_agents() -> tuple[str, ...]:
 
 
 def make_agent(name: str) -> SeatAgent:
-    """Build a fresh agent from its registry name; ``ValueError`` lists the known names."""
-    factories = _factories()
-    if name not in factories:
-        known = ", ".join(available_agents()) or "none (is holdem-lab installed with pip?)"
-        raise ValueError(f"unknown agent {name!r}; registered agents: {known}")
-    factory = factories[name]()  # the entry point's load(): the agent class or factory
+    """Build a fresh agent from its spec (a registry name, or ``NAME:FILE``); ``ValueError``
+    says what is wrong (``check_spec``, or the file's problem)."""
+    check_spec(name)
+    base, colon, path = name.partition(":")
+    factories = _file_factories() if colon else _factories()
+    factory = factories[base]()  # the entry point's load(): the agent class or factory
     if not callable(factory):
-        raise TypeError(f"entry point {name!r} does not name a class or factory: {factory!r}")
-    agent = factory()
+        raise TypeError(f"entry point {base!r} does not name a class or factory: {factory!r}")
+    agent = factory(path) if colon else factory()
     if not isinstance(agent, SeatAgent):
         raise TypeError(f"entry point {name!r} did not build an agent: got {type(agent)!r}")
     return agent

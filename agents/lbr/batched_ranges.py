@@ -20,7 +20,7 @@ hand in progress must not keep it.
 
 from __future__ import annotations
 
-from typing import NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -199,7 +199,7 @@ class BatchedShadowBayesian:
         tables = batch.tables.astype(np.intp)
         types, first = self._types(tables, batch.board, batch.street)
         row, kind = np.nonzero(first[:, :_C] >= 0)
-        fields = {
+        fields: dict[str, Any] = {
             name: np.asarray(getattr(batch, name))[row]
             for name in DecisionBatch._fields
             if name not in ("rules", "tables", "hole")
@@ -249,7 +249,7 @@ class BatchedShadowBayesian:
     def observe_ends(self, batch: HandEndBatch) -> None:
         """Tell every virtual table of each row the hand's end."""
         rows = np.repeat(np.arange(len(batch.tables)), _C)
-        fields = {
+        fields: dict[str, Any] = {
             name: np.asarray(getattr(batch, name))[rows]
             for name in HandEndBatch._fields
             if name not in ("rules", "tables")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from envs.registry import available_agents
+from envs.registry import agents_with_files, available_agents
 from tuning.cli import main
 
 
@@ -37,7 +37,11 @@ def test_match_table_and_no_duplicate(capsys: pytest.CaptureFixture[str]) -> Non
 
 def test_agents_lists_the_registry(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["agents"]) == 0
-    assert capsys.readouterr().out.split() == list(available_agents())
+    lines = [line.split() for line in capsys.readouterr().out.splitlines()]
+    assert [line[0] for line in lines] == list(available_agents())
+    assert {line[0] for line in lines if len(line) == 2} == set(agents_with_files())
+    assert all(line[1] == f"{line[0]}:FILE" for line in lines if len(line) == 2)
+    assert {"bpp", "loki", "lbr-bpp"} <= set(agents_with_files())
 
 
 @pytest.mark.parametrize(

@@ -1,8 +1,10 @@
 """``holdem-lab agents``: list the registered agent names, one a line.
 
 The names are those of the ``holdem_lab.agents`` entry points (``pyproject.toml``); every command
-that seats agents (``match``, ``tune --opponent``, ``train --opponents``) accepts them. The module
-is not named ``agents`` so that it never reads as the ``agents`` package.
+that seats agents (``match``, ``tune --opponent``, ``train --opponents``) accepts them. A name
+that also takes a parameter file (``NAME:FILE``: a study's results directory, its
+``best_params.json`` or a plain parameter file; ``holdem_lab.agent_files``) is followed by that
+form. The module is not named ``agents`` so that it never reads as the ``agents`` package.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import argparse
 import sys
 from typing import Any
 
-from envs.registry import available_agents
+from envs.registry import agents_with_files, available_agents
 
 
 def add_parser(sub: Any) -> None:
@@ -21,6 +23,10 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the registered names."""
-    sys.stdout.write("".join(f"{name}\n" for name in available_agents()))
+    """Print the registered names (and ``NAME:FILE`` where a name takes a file)."""
+    files = set(agents_with_files())
+    width = max(map(len, available_agents()), default=0)
+    for name in available_agents():
+        form = f"  {name}:FILE" if name in files else ""
+        sys.stdout.write(f"{name:<{width}}{form}".rstrip() + "\n")
     return 0

@@ -18,7 +18,7 @@ from typing import Any, TextIO
 from envs.game import Hand
 from envs.match import Engine, Estimator, play_match
 from envs.phh import PHHWriter, check_phh_rules
-from envs.registry import available_agents
+from envs.registry import check_spec
 from envs.rules import MAX_SEATS, MIN_SEATS, Rules
 from tuning.cli._args import positive_int, seed
 
@@ -92,13 +92,11 @@ def run(args: argparse.Namespace) -> int:
     names: list[str] = args.agents
     if not MIN_SEATS <= len(names) <= MAX_SEATS:
         parser.error(f"a match needs {MIN_SEATS} to {MAX_SEATS} agents, got {len(names)}")
-    known = available_agents()
-    unknown = [name for name in names if name not in known]
-    if unknown:
-        parser.error(
-            f"unknown agent {', '.join(map(repr, unknown))}; registered agents: "
-            f"{', '.join(known) or 'none (is holdem-lab installed with pip?)'}"
-        )
+    for name in names:
+        try:
+            check_spec(name)
+        except ValueError as error:
+            parser.error(str(error))
     progress = (
         args.hands > PROGRESS_MIN_HANDS
         and not args.quiet

@@ -1,0 +1,123 @@
+"""Agents with parameters from a file: the ``AGENT:FILE`` forms of the registry.
+
+``holdem-lab match bpp:results/default bpp`` plays the BPP of a tuning study against the
+default one. ``FILE`` is a study's results directory (its ``best_params.json``), such a
+``best_params.json`` (its ``"tuned"`` parameters: the study's winner), or a plain JSON object
+of the agent's parameters (``BPPParams.to_dict`` / ``LokiParams.to_dict`` keys; missing keys
+keep their defaults). The factories here are registered under the entry-point group
+``holdem_lab.agent_files`` (``envs.registry.make_agent`` calls them with the path); each
+builds the agent of the same name with those parameters, and names it by the whole form.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from agents.bpp import BPPAgent, BPPParams
+from agents.bpp.decision import Strategy
+from agents.lbr.agent import LocalBestResponse
+from agents.lbr.loki_range import ShadowLoki
+from agents.lbr.range_policy import ShadowBayesian
+from agents.loki import Loki, Loki2, LokiParams
+
+__all__ = [
+    "bpp_det_file",
+    "bpp_file",
+    "lbr_bpp_det_file",
+    "lbr_bpp_file",
+    "lbr_loki2_file",
+    "lbr_loki_file",
+    "loki2_file",
+    "loki_file",
+    "params_data",
+]
+
+STUDY_FILE = "best_params.json"
+
+
+def params_data(path: str) -> dict[str, Any]:
+    """The parameter mapping ``path`` gives (see the module).
+
+    Raises:
+        ValueError: if there is no such file or directory, or it is not a JSON object.
+    """
+    file = Path(path)
+    if file.is_dir():
+        file = file / STUDY_FILE
+    if not file.is_file():
+        raise ValueError(f"no parameter file at {path!r} (a study directory or a JSON file)")
+    try:
+        data = json.loads(file.read_text())
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{file} is not JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{file} must hold a JSON object of parameters")
+    if "tuned" in data and "defaults" in data:  # a study's best_params.json
+        data = data["tuned"]
+        if not isinstance(data, dict):
+            raise ValueError(f"{file}: 'tuned' must be an object of parameters")
+    return data
+
+
+def _bpp_params(path: str) -> BPPParams:
+    data = params_data(path)
+    try:
+        return BPPParams.from_dict(data)
+    except ValueError as error:
+        raise ValueError(f"{path!r} does not hold BPP parameters: {error}") from None
+
+
+def _loki_params(path: str) -> LokiParams:
+    data = params_data(path)
+    try:
+        return LokiParams.from_dict(data)
+    except ValueError as error:
+        raise ValueError(f"{path!r} does not hold Loki parameters: {error}") from None
+
+
+def _named(agent: Any, name: str, path: str) -> Any:
+    agent.name = f"{name}:{path}"
+    return agent
+
+
+def bpp_file(path: str) -> BPPAgent:
+    """``bpp`` with the parameters of ``path``."""
+    return _named(BPPAgent(_bpp_params(path)), "bpp", path)  # type: ignore[no-any-return]
+
+
+def bpp_det_file(path: str) -> BPPAgent:
+    """``bpp-det`` with the parameters of ``path``."""
+    agent = BPPAgent(_bpp_params(path), strategy=Strategy.DETERMINISTIC)
+    return _named(agent, "bpp-det", path)  # type: ignore[no-any-return]
+
+
+def loki_file(path: str) -> Loki:
+    """``loki`` with the parameters of ``path``."""
+    return _named(Loki(_loki_params(path)), "loki", path)  # type: ignore[no-any-return]
+
+
+def loki2_file(path: str) -> Loki2:
+    """``loki2`` with the parameters of ``path``."""
+    return _named(Loki2(_loki_params(path)), "loki2", path)  # type: ignore[no-any-return]
+
+
+def lbr_bpp_file(path: str) -> LocalBestResponse:
+    """The local best response to ``bpp:path``."""
+    return LocalBestResponse(ShadowBayesian(bpp_file(path)), name=f"lbr-bpp:{path}")
+
+
+def lbr_bpp_det_file(path: str) -> LocalBestResponse:
+    """The local best response to ``bpp-det:path``."""
+    return LocalBestResponse(ShadowBayesian(bpp_det_file(path)), name=f"lbr-bpp-det:{path}")
+
+
+def lbr_loki_file(path: str) -> LocalBestResponse:
+    """The local best response to ``loki:path``."""
+    return LocalBestResponse(ShadowLoki(loki_file(path)), name=f"lbr-loki:{path}")
+
+
+def lbr_loki2_file(path: str) -> LocalBestResponse:
+    """The local best response to ``loki2:path``."""
+    return LocalBestResponse(ShadowLoki(loki2_file(path)), name=f"lbr-loki2:{path}")

@@ -1,0 +1,189 @@
+"""The local best response's speed: the batched twin beside the scalar agent, and where the
+batched time goes.
+
+Protocol. ``envs.match.play_match`` end to end (decks, engine, both agents, the runner's
+accounts), timed with ``time.process_time`` (CPU time: the machine is shared). Each heads-up
+set-up is played by the batched engine (``--hands`` hands in sessions of ``--deals`` deals per
+seating) and by the scalar engine (``--scalar-hands`` hands, one session) in alternating
+rounds; the figure is the median over rounds and the ratio is of the medians of the same run.
+``lbr-loki`` has no batched form: its scalar rate is measured alone (``--loki-hands``). The
+pre-flop equities (1,326 roll-outs, kept per process) and the compiled kernels are built
+before timing.
+
+Where the time goes: one more batched ``lbr-bpp`` against ``bpp`` match under ``cProfile``,
+its time split by the functions named in ``PARTS`` (cumulative, so each part includes what it
+calls; the rest is the engine, the runner and the opponent's own decisions).
+
+    python benchmarks/bench_lbr.py [--hands 40000] [--deals 50] [--scalar-hands 1000] \\
+        [--loki-hands 300] [--rounds 2] [--write results/benchmarks.md]
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import datetime
+import os
+import platform
+import pstats
+import re
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from agents.lbr.equity_cache import preflop_equities
+from agents.strength.holdings import NUM_HOLDINGS
+from envs.match import play_match
+
+SETUPS: dict[str, list[str]] = {
+    "lbr-bpp vs bpp": ["lbr-bpp", "bpp"],
+    "lbr-rule vs rule": ["lbr-rule", "rule"],
+}
+TARGET = 5_000
+"""Issue 23: ``lbr-bpp`` against ``bpp``, batched hands per CPU-second."""
+LOKI_TARGET = 500
+"""Issue 23: ``lbr-loki`` against ``loki``, hands per CPU-second."""
+PARTS = {
+    "equities (roll-outs, turn and river counts)": "equity_cache.py:.*\\(rows\\)",
+    "the opponent's policy at every holding (BPP types, batched BPP)": (
+        "batched_ranges.py:.*\\(probabilities\\)"
+    ),
+    "replaying the public logs (shadow engine)": (
+        "batched_replay.py:.*\\((__init__|opponent_decisions|after_our_raise)\\)"
+    ),
+    "the LBR in all (values, ranges, the above)": "batched_lbr.py:.*\\(probabilities\\)",
+}
+
+
+def rate(agents: list[str], hands: int, sessions: int, engine: str) -> float:
+    """Hands per CPU-second of one match."""
+    start = time.process_time()
+    result = play_match(agents, hands=hands, seed=7, sessions=sessions, engine=engine)
+    return result.hands / (time.process_time() - start)
+
+
+def sessions(args: argparse.Namespace) -> int:
+    """Sessions of ``args.deals`` deals per seating in ``args.hands`` heads-up hands."""
+    return max(1, args.hands // (2 * args.deals))
+
+
+def profile_parts(args: argparse.Namespace) -> tuple[float, dict[str, float]]:
+    """CPU seconds of a profiled batched lbr-bpp match and of each part of ``PARTS``."""
+    profiler = cProfile.Profile(time.process_time)
+    profiler.enable()
+    play_match(
+        SETUPS["lbr-bpp vs bpp"],
+        hands=args.hands,
+        seed=8,
+        sessions=sessions(args),
+        engine="batched",
+    )
+    profiler.disable()
+    stats = pstats.Stats(profiler)
+    total = stats.total_tt  # type: ignore[attr-defined]
+    parts: dict[str, float] = {}
+    for part, pattern in PARTS.items():
+        found = 0.0
+        for (file, line, name), row in stats.stats.items():  # type: ignore[attr-defined]
+            if re.fullmatch(pattern, f"{Path(file).name}:{line}({name})"):
+                found += row[3]  # cumulative time
+        parts[part] = found
+    return total, parts
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=40_000, help="hands per batched run")
+    parser.add_argument("--deals", type=int, default=50, help="deals per session and seating")
+    parser.add_argument("--scalar-hands", type=int, default=1_000, help="hands per scalar run")
+    parser.add_argument("--loki-hands", type=int, default=300, help="hands of lbr-loki vs loki")
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--write", type=Path, help="write the figures as markdown here")
+    args = parser.parse_args(argv)
+
+    for key in range(NUM_HOLDINGS):  # the pre-flop equities every LBR reads, once
+        preflop_equities(key, 500, 0)
+    for agents in SETUPS.values():
+        rate(agents, 2_000, 20, "batched")
+        rate(agents, 50, 1, "scalar")
+    load_before = os.getloadavg()[0]
+    rates: dict[str, dict[str, list[float]]] = {s: {"batched": [], "scalar": []} for s in SETUPS}
+    for r in range(args.rounds):
+        for setup, agents in SETUPS.items():
+            for engine in ["batched", "scalar"] if r % 2 == 0 else ["scalar", "batched"]:
+                batched = engine == "batched"
+                hands = args.hands if batched else args.scalar_hands
+                runs = sessions(args) if batched else 1
+                rates[setup][engine].append(rate(agents, hands, runs, engine))
+        print(f"round {r + 1}/{args.rounds} done", file=sys.stderr)
+    loki = rate(["lbr-loki", "loki"], args.loki_hands, 1, "scalar")
+    total, parts = profile_parts(args)
+    lines = report(rates, loki, total, parts, args)
+    lines.insert(
+        2, f"Load average {load_before:.1f} before timing, {os.getloadavg()[0]:.1f} after."
+    )
+    print("\n".join(lines))
+    if args.write:
+        from bench_engine import write_section
+
+        write_section(args.write, "lbr", "\n".join(lines))
+    return 0
+
+
+def report(
+    rates: dict[str, dict[str, list[float]]],
+    loki: float,
+    total: float,
+    parts: dict[str, float],
+    args: argparse.Namespace,
+) -> list[str]:
+    """The markdown section."""
+    lines = [
+        "## Local best response (`python benchmarks/bench_lbr.py`)",
+        "",
+        f"Measured {datetime.date.today()} on {platform.machine()} "
+        f"({platform.python_implementation()} {platform.python_version()}, numpy "
+        f"{np.__version__}), one process, CPU time. Batched: {args.hands:,} hands in sessions "
+        f"of {args.deals} deals per seating; scalar: {args.scalar_hands:,} hands, one session; "
+        f"medians of {args.rounds} alternating rounds (each round's figure in brackets).",
+        "",
+        "| set-up | batched hands/CPU-s | scalar hands/CPU-s | batched / scalar | target |",
+        "|---|---:|---:|---:|---|",
+    ]
+    for setup, by in rates.items():
+        batched, scalar = statistics.median(by["batched"]), statistics.median(by["scalar"])
+        target = ""
+        if setup == "lbr-bpp vs bpp":
+            met = "met" if batched >= TARGET else "**not met**"
+            target = f">= {TARGET:,} hands/CPU-s ({met})"
+        lines.append(
+            f"| {setup} | {batched:,.0f} [{', '.join(f'{x:,.0f}' for x in by['batched'])}] | "
+            f"{scalar:,.0f} [{', '.join(f'{x:,.0f}' for x in by['scalar'])}] | "
+            f"{batched / scalar:.1f} | {target} |"
+        )
+    met = "met" if loki >= LOKI_TARGET else "**not met**"
+    lines.append(
+        f"| lbr-loki vs loki (no batched form) | - | {loki:,.0f} | - | "
+        f">= {LOKI_TARGET:,} hands/CPU-s ({met}) |"
+    )
+    lines += [
+        "",
+        f"Where the batched `lbr-bpp` time goes ({args.hands:,} hands under cProfile, "
+        f"{total:.1f} CPU-s with the profiler's overhead; cumulative, so the last line "
+        "includes the three above it):",
+        "",
+        "| part | CPU-s | share |",
+        "|---|---:|---:|",
+    ]
+    for part, seconds in parts.items():
+        lines.append(f"| {part} | {seconds:.1f} | {seconds / total:.0%} |")
+    return lines
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
