@@ -165,8 +165,8 @@ def back_up_columns(
             node = first + local
             base = node_rows + local * quantities
             if bot[node]:
-                # The bot's average in ``Action`` order; an action it never takes adds
-                # 0.0 times the zero row, which changes no sum.
+                # The bot's average in ``Action`` order. An action it never takes would add
+                # 0.0 times a finite value, which changes no sum: it is left out.
                 fold_p, call_p, raise_p = (
                     probability[node, 0],
                     probability[node, 1],
@@ -177,8 +177,18 @@ def back_up_columns(
                     fold = rows[source[node, _FOLD, q]]
                     call = rows[source[node, _CALL, q]]
                     raise_ = rows[source[node, _RAISE, q]]
-                    for e in range(n):
-                        target[e] = fold_p * fold[e] + call_p * call[e] + raise_p * raise_[e]
+                    if fold_p != 0.0:
+                        for e in range(n):
+                            target[e] = fold_p * fold[e] + call_p * call[e] + raise_p * raise_[e]
+                    elif raise_p == 0.0:
+                        for e in range(n):
+                            target[e] = call_p * call[e]
+                    elif call_p == 0.0:
+                        for e in range(n):
+                            target[e] = raise_p * raise_[e]
+                    else:
+                        for e in range(n):
+                            target[e] = call_p * call[e] + raise_p * raise_[e]
                 continue
             # Check/call is always legal; an illegal raise or fold reads minus infinity, so
             # that the choice is a select.
