@@ -113,26 +113,35 @@ def _continuations(
     lo: int,
     hi: int,
     column: Array,
+    met: IntArray,
     following: Array,
 ) -> None:
     """``following[j, p - lo]``: river row ``j``'s mean over the rivers of holding ``p`` in
     ``lo..hi-1``, from the bins it meets only. ``intercept`` and ``slope`` are ``(bins, rows)``
     and ``(bins, sloped)`` lines already divided by the number of rivers: only the first
-    ``sloped`` rows rise within a bin (values; action counts are flat). ``column`` is scratch."""
+    ``sloped`` rows rise within a bin (values; action counts are flat). ``column`` and ``met``
+    are scratch."""
     bins, rows = intercept.shape
     width, sloped = np.uint64(rows), np.uint64(slope.shape[1])
     for p in range(lo, hi):
-        column[:] = 0.0
+        # The bins met, listed without a branch per bin (which bins is hard to predict).
+        counts, totals = rivers[p], sums[p]
+        k = 0
         for b in range(bins):
-            if rivers[p, b]:
-                count, total = float(rivers[p, b]), float(sums[p, b])
-                flat, rising = intercept[b], slope[b]
-                for j in range(width):
-                    column[j] += flat[j] * count
-                for j in range(sloped):
-                    column[j] += rising[j] * total
-        for j in range(rows):
-            following[j, p - lo] = column[j]
+            met[k] = b
+            k += counts[b] != 0
+        column[:] = 0.0
+        for i in range(k):
+            b = met[i]
+            count, total = float(counts[b]), float(totals[b])
+            flat, rising = intercept[b], slope[b]
+            for j in range(width):
+                column[j] += flat[j] * count
+            for j in range(sloped):
+                column[j] += rising[j] * total
+        at = np.uint64(p - lo)
+        for j in range(width):
+            following[j, at] = column[j]
 
 
 @kernel
@@ -276,12 +285,13 @@ def add_turn_values(
         rows[following + c, :] = chips[c]
     rows[node_rows - 1, :] = -np.inf
     column = np.empty(following)
+    met = np.empty(bins, dtype=np.int64)
     chosen = np.empty(block, dtype=np.int8)
     result = np.empty((out.shape[1], block))
     values = np.empty((classes, out.shape[1]))
     for lo in range(0, classes, block):
         hi = min(classes, lo + block)
-        _continuations(rivers, sums, intercept, slope, lo, hi, column, rows)
+        _continuations(rivers, sums, intercept, slope, lo, hi, column, met, rows)
         back_up_columns(
             starts,
             bot,
