@@ -204,6 +204,32 @@ def back_up_columns(
             call = rows[source[node, _CALL, 0]]
             raise_ = rows[source[node, _RAISE, 0] if legal[node, _RAISE] else minus_infinity]
             fold = rows[source[node, _FOLD, 0] if legal[node, _FOLD] else minus_infinity]
+            if quantities == 3:
+                # Values and both counts in one pass over the holdings.
+                called = 1.0 if facing[node] else 0.0
+                value, raises, calls = rows[base], rows[base + 1], rows[base + 2]
+                call_r = rows[source[node, _CALL, 1]]
+                call_c = rows[source[node, _CALL, 2]]
+                raise_r = rows[source[node, _RAISE, 1]]
+                raise_c = rows[source[node, _RAISE, 2]]
+                fold_r = rows[source[node, _FOLD, 1]]
+                fold_c = rows[source[node, _FOLD, 2]]
+                for e in range(n):
+                    c, r, f = call[e], raise_[e], fold[e]
+                    threshold = max(c, max(r, f)) - tolerance
+                    if c >= threshold:
+                        value[e] = c
+                        raises[e] = call_r[e] + 0.0
+                        calls[e] = call_c[e] + called
+                    elif r >= threshold:
+                        value[e] = r
+                        raises[e] = raise_r[e] + 1.0
+                        calls[e] = raise_c[e] + 0.0
+                    else:
+                        value[e] = f
+                        raises[e] = fold_r[e] + 0.0
+                        calls[e] = fold_c[e] + 0.0
+                continue
             for e in range(n):
                 c, r, f = call[e], raise_[e], fold[e]
                 threshold = max(c, max(r, f)) - tolerance
