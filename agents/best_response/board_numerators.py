@@ -245,7 +245,7 @@ def board_numerators(
     flop_key = KEY_INIT + int(CARD_KEYS.view(np.int64)[list(flop)].sum())
     flop_mask = int(np.bitwise_or.reduce(FLUSH_KEYS.view(np.int64)[list(flop)]))
     layout = flop_layout(len(remaining))
-    out = np.full((len(boards), len(layout.pairs)), clash, dtype=np.int16)
+    out = np.empty((len(boards), len(layout.pairs)), dtype=np.int16)  # every entry written
     _numerators(
         flop_key,
         flop_mask,
