@@ -87,6 +87,25 @@ def _sweep(
         stop = start + 1
         while stop < classes and rank[order[stop]] == rank[order[start]]:
             stop += 1
+        if stop == start + 1:  # a class alone at its rank (most): the loops below, unrolled
+            a, b = order[start] // _TYPES, order[start] % _TYPES
+            if a == b:
+                tied = left[a] * (left[a] - 1) // 2
+                numerator[_TYPES * a + a] = (
+                    2 * (under - 2 * below[a]) + tied - 2 * (left[a] - 1) + 1
+                )
+                below[a] += left[a] - 1
+            else:
+                tied = left[a] * left[b]
+                wins = under - below[a] - below[b]
+                numerator[_TYPES * a + b] = numerator[_TYPES * b + a] = (
+                    2 * wins + tied - left[a] - left[b] + 1
+                )
+                below[a] += left[b]
+                below[b] += left[a]
+            under += tied
+            start = stop
+            continue
         tied = 0
         for i in range(start, stop):
             a, b = order[i] // _TYPES, order[i] % _TYPES
@@ -122,19 +141,24 @@ def _numerators(
     card_rank: IntArray,
     card_suit: IntArray,
     boards: IntArray,
-    board_pair: IntArray,
-    live: IntArray,
     pairs: IntArray,
+    pair_index: IntArray,
+    clash: int,
     offs: npt.NDArray[np.uint32],
     look: npt.NDArray[np.uint16],
     flush: npt.NDArray[np.uint16],
     out: npt.NDArray[np.int16],
 ) -> None:
-    """``out[b, p]``: numerator of label pair ``p`` on board ``boards[b]`` (two labels), for
-    the pairs ``live[board_pair[b]]`` disjoint from the board (``board_pair[b]`` the board's
-    own pair id); other entries are left as they are."""
+    """``out[b, p]``: numerator of label pair ``p`` on board ``boards[b]`` (two labels), or
+    ``clash`` if the pair holds a board card (``pair_index``: the pair id of two labels)."""
     m = keys.shape[0]
-    kind = np.empty(m, dtype=np.int64)
+    # cell[f, p]: the class (26 a + b) of pair p on a board whose flush suit is f (4: none).
+    cell = np.empty((5, pairs.shape[0]), dtype=np.int64)
+    for f in range(5):
+        for p in range(pairs.shape[0]):
+            x, y = pairs[p, 0], pairs[p, 1]
+            a = card_rank[x] + (13 if card_suit[x] == f else 0)
+            cell[f, p] = _TYPES * a + card_rank[y] + (13 if card_suit[y] == f else 0)
     left = np.empty(_TYPES, dtype=np.int64)
     first = np.empty(_TYPES, dtype=np.int64)
     second = np.empty(_TYPES, dtype=np.int64)
@@ -161,7 +185,6 @@ def _numerators(
             if (card == turn) | (card == river):
                 continue
             t = card_rank[card] + (13 if card_suit[card] == flush_suit else 0)
-            kind[card] = t
             if left[t] == 0:
                 first[t] = card
             elif left[t] == 1:
@@ -188,11 +211,15 @@ def _numerators(
                 classes += 1
         _sort_by_rank(order, classes, rank, scratch, low, high)
         _sweep(left, rank, order, classes, numerator)
-        row = out[b]
-        disjoint = live[board_pair[b]]
-        for i in range(disjoint.shape[0]):
-            p = disjoint[i]
-            row[p] = numerator[_TYPES * kind[pairs[p, 0]] + kind[pairs[p, 1]]]
+        # Every pair read through its class, then the pairs holding a board card marked.
+        row, classes_of = out[b], cell[flush_suit if flush_suit >= 0 else 4]
+        for p in range(row.shape[0]):
+            row[p] = numerator[classes_of[p]]
+        for card in range(m):
+            if card != turn:
+                row[pair_index[turn, card]] = clash
+            if card != river:
+                row[pair_index[river, card]] = clash
 
 
 def board_numerators(
@@ -218,7 +245,7 @@ def board_numerators(
     flop_key = KEY_INIT + int(CARD_KEYS.view(np.int64)[list(flop)].sum())
     flop_mask = int(np.bitwise_or.reduce(FLUSH_KEYS.view(np.int64)[list(flop)]))
     layout = flop_layout(len(remaining))
-    out = np.full((len(boards), len(layout.pairs)), clash, dtype=np.int16)
+    out = np.empty((len(boards), len(layout.pairs)), dtype=np.int16)  # every entry written
     _numerators(
         flop_key,
         flop_mask,
@@ -228,9 +255,9 @@ def board_numerators(
         remaining >> 2,
         remaining & 3,
         np.ascontiguousarray(boards, dtype=np.int64),
-        layout.pair_index[boards[:, 0], boards[:, 1]],
-        layout.live,
         layout.pairs,
+        layout.pair_index,
+        clash,
         tables.offs,
         tables.look,
         tables.flush,

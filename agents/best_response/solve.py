@@ -36,6 +36,7 @@ from agents.best_response.public import LearnerSeat
 from agents.best_response.result import BestResponse, SeatResult
 from agents.best_response.river_numerators import flop_layout
 from agents.best_response.tree import PublicGame, build_game, check_heads_up
+from agents.jit import kernel
 from envs.rules import Rules, Street
 from envs.stats import mean_estimate
 
@@ -158,9 +159,8 @@ def _flop_means(
 
     Each flop stands for its images under the deck's suit symmetries, ``weights[i]`` times each.
     """
-    sums = [
-        np.zeros((len(g.rounds[Street.FLOP]), QUANTITIES, deck.num_holdings)) for g in values.games
-    ]
+    rounds = [len(g.rounds[Street.FLOP]) for g in values.games]
+    sums = np.zeros((deck.num_holdings, sum(rounds) * QUANTITIES))  # every seat's rows
     mass = np.zeros(deck.num_holdings)
     for flop, weight in tqdm(
         zip(flops, weights, strict=True),
@@ -171,22 +171,50 @@ def _flop_means(
     ):
         remaining, seat_values = values.compute((int(flop[0]), int(flop[1]), int(flop[2])))
         pairs = remaining[flop_layout(len(remaining)).pairs]
-        stacked = [np.stack(v) for v in seat_values]
+        stacked = np.vstack([v for seat in seat_values for v in seat]).T.copy()
         # Symmetries that give the same image of the flop differ by one that fixes the flop,
         # under which its values are invariant: each image is added once, times its count.
         images = np.sort(deck.symmetries[:, flop], axis=1)
         _, first, repeats = np.unique(images, axis=0, return_index=True, return_counts=True)
-        for mapping, times in zip(deck.symmetries[first], repeats, strict=True):
-            ids = deck.holding_index[mapping[pairs[:, 0]], mapping[pairs[:, 1]]]
-            mass[ids] += weight * times
-            for total, seat_stack in zip(sums, stacked, strict=True):
-                total[:, :, ids] += (weight * times) * seat_stack
+        _add_images(
+            deck.symmetries[first],
+            weight * repeats,
+            pairs,
+            deck.holding_index,
+            stacked,
+            sums,
+            mass,
+        )
     if (mass == 0.0).any():
         raise ValueError(
             f"{int((mass == 0.0).sum())} holdings meet none of the {len(flops)} flops: "
             "sample more flops"
         )
-    return [list(total / mass) for total in sums]
+    means = list((sums.T / mass).reshape(-1, QUANTITIES, deck.num_holdings))
+    return [means[sum(rounds[:s]) : sum(rounds[: s + 1])] for s in range(len(rounds))]
+
+
+@kernel
+def _add_images(
+    maps: npt.NDArray[np.int64],
+    factors: Array,
+    pairs: npt.NDArray[np.int64],
+    holding_index: npt.NDArray[np.int64],
+    stacked: Array,
+    sums: Array,
+    mass: Array,
+) -> None:
+    """Per image ``u`` of a flop: ``sums[h] += factors[u] * stacked[p]`` and ``mass[h] +=
+    factors[u]``, ``h`` the deck holding of label pair ``p``'s cards under ``maps[u]`` (the
+    same additions, in the same order, as indexing the whole arrays image by image)."""
+    for u in range(maps.shape[0]):
+        factor, mapping = factors[u], maps[u]
+        for p in range(pairs.shape[0]):
+            h = holding_index[mapping[pairs[p, 0]], mapping[pairs[p, 1]]]
+            mass[h] += factor
+            total, values = sums[h], stacked[p]
+            for r in range(values.shape[0]):
+                total[r] += factor * values[r]
 
 
 def _evaluate(

@@ -113,26 +113,35 @@ def _continuations(
     lo: int,
     hi: int,
     column: Array,
+    met: IntArray,
     following: Array,
 ) -> None:
     """``following[j, p - lo]``: river row ``j``'s mean over the rivers of holding ``p`` in
     ``lo..hi-1``, from the bins it meets only. ``intercept`` and ``slope`` are ``(bins, rows)``
     and ``(bins, sloped)`` lines already divided by the number of rivers: only the first
-    ``sloped`` rows rise within a bin (values; action counts are flat). ``column`` is scratch."""
+    ``sloped`` rows rise within a bin (values; action counts are flat). ``column`` and ``met``
+    are scratch."""
     bins, rows = intercept.shape
     width, sloped = np.uint64(rows), np.uint64(slope.shape[1])
     for p in range(lo, hi):
-        column[:] = 0.0
+        # The bins met, listed without a branch per bin (which bins is hard to predict).
+        counts, totals = rivers[p], sums[p]
+        k = 0
         for b in range(bins):
-            if rivers[p, b]:
-                count, total = float(rivers[p, b]), float(sums[p, b])
-                flat, rising = intercept[b], slope[b]
-                for j in range(width):
-                    column[j] += flat[j] * count
-                for j in range(sloped):
-                    column[j] += rising[j] * total
-        for j in range(rows):
-            following[j, p - lo] = column[j]
+            met[k] = b
+            k += counts[b] != 0
+        column[:] = 0.0
+        for i in range(k):
+            b = met[i]
+            count, total = float(counts[b]), float(totals[b])
+            flat, rising = intercept[b], slope[b]
+            for j in range(width):
+                column[j] += flat[j] * count
+            for j in range(sloped):
+                column[j] += rising[j] * total
+        at = np.uint64(p - lo)
+        for j in range(width):
+            following[j, at] = column[j]
 
 
 @kernel
@@ -165,8 +174,8 @@ def back_up_columns(
             node = first + local
             base = node_rows + local * quantities
             if bot[node]:
-                # The bot's average in ``Action`` order; an action it never takes adds
-                # 0.0 times the zero row, which changes no sum.
+                # The bot's average in ``Action`` order. An action it never takes would add
+                # 0.0 times a finite value, which changes no sum: it is left out.
                 fold_p, call_p, raise_p = (
                     probability[node, 0],
                     probability[node, 1],
@@ -177,14 +186,50 @@ def back_up_columns(
                     fold = rows[source[node, _FOLD, q]]
                     call = rows[source[node, _CALL, q]]
                     raise_ = rows[source[node, _RAISE, q]]
-                    for e in range(n):
-                        target[e] = fold_p * fold[e] + call_p * call[e] + raise_p * raise_[e]
+                    if fold_p != 0.0:
+                        for e in range(n):
+                            target[e] = fold_p * fold[e] + call_p * call[e] + raise_p * raise_[e]
+                    elif raise_p == 0.0:
+                        for e in range(n):
+                            target[e] = call_p * call[e]
+                    elif call_p == 0.0:
+                        for e in range(n):
+                            target[e] = raise_p * raise_[e]
+                    else:
+                        for e in range(n):
+                            target[e] = call_p * call[e] + raise_p * raise_[e]
                 continue
             # Check/call is always legal; an illegal raise or fold reads minus infinity, so
             # that the choice is a select.
             call = rows[source[node, _CALL, 0]]
             raise_ = rows[source[node, _RAISE, 0] if legal[node, _RAISE] else minus_infinity]
             fold = rows[source[node, _FOLD, 0] if legal[node, _FOLD] else minus_infinity]
+            if quantities == 3:
+                # Values and both counts in one pass over the holdings.
+                called = 1.0 if facing[node] else 0.0
+                value, raises, calls = rows[base], rows[base + 1], rows[base + 2]
+                call_r = rows[source[node, _CALL, 1]]
+                call_c = rows[source[node, _CALL, 2]]
+                raise_r = rows[source[node, _RAISE, 1]]
+                raise_c = rows[source[node, _RAISE, 2]]
+                fold_r = rows[source[node, _FOLD, 1]]
+                fold_c = rows[source[node, _FOLD, 2]]
+                for e in range(n):
+                    c, r, f = call[e], raise_[e], fold[e]
+                    threshold = max(c, max(r, f)) - tolerance
+                    if c >= threshold:
+                        value[e] = c
+                        raises[e] = call_r[e] + 0.0
+                        calls[e] = call_c[e] + called
+                    elif r >= threshold:
+                        value[e] = r
+                        raises[e] = raise_r[e] + 1.0
+                        calls[e] = raise_c[e] + 0.0
+                    else:
+                        value[e] = f
+                        raises[e] = fold_r[e] + 0.0
+                        calls[e] = fold_c[e] + 0.0
+                continue
             for e in range(n):
                 c, r, f = call[e], raise_[e], fold[e]
                 threshold = max(c, max(r, f)) - tolerance
@@ -266,12 +311,13 @@ def add_turn_values(
         rows[following + c, :] = chips[c]
     rows[node_rows - 1, :] = -np.inf
     column = np.empty(following)
+    met = np.empty(bins, dtype=np.int64)
     chosen = np.empty(block, dtype=np.int8)
     result = np.empty((out.shape[1], block))
     values = np.empty((classes, out.shape[1]))
     for lo in range(0, classes, block):
         hi = min(classes, lo + block)
-        _continuations(rivers, sums, intercept, slope, lo, hi, column, rows)
+        _continuations(rivers, sums, intercept, slope, lo, hi, column, met, rows)
         back_up_columns(
             starts,
             bot,
