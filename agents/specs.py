@@ -3,10 +3,11 @@
 ``holdem-lab match bpp:results/default bpp`` plays the BPP of a tuning study against the
 default one. ``FILE`` is a study's results directory (its ``best_params.json``), such a
 ``best_params.json`` (its ``"tuned"`` parameters: the study's winner), or a plain JSON object
-of the agent's parameters (``BPPParams.to_dict`` / ``LokiParams.to_dict`` keys; missing keys
-keep their defaults). The factories here are registered under the entry-point group
-``holdem_lab.agent_files`` (``envs.registry.make_agent`` calls them with the path); each
-builds the agent of the same name with those parameters, and names it by the whole form.
+of the agent's parameters (the ``to_dict`` keys of ``BPPParams``, ``CurvesParams`` or
+``LokiParams``; missing keys keep their defaults). The factories here are registered under
+the entry-point group ``holdem_lab.agent_files`` (``envs.registry.make_agent`` calls them with
+the path); each builds the agent of the same name with those parameters, and names it by the
+whole form.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from agents.bpp import BPPAgent, BPPParams
+from agents.bpp import BPPAgent, BPPCurvesAgent, BPPParams, CurvesParams
 from agents.bpp.decision import Strategy
 from agents.lbr.agent import LocalBestResponse
 from agents.lbr.loki_range import ShadowLoki
@@ -23,8 +24,10 @@ from agents.lbr.range_policy import ShadowBayesian
 from agents.loki import Loki, Loki2, LokiParams
 
 __all__ = [
+    "bpp_curves_file",
     "bpp_det_file",
     "bpp_file",
+    "lbr_bpp_curves_file",
     "lbr_bpp_det_file",
     "lbr_bpp_file",
     "lbr_loki2_file",
@@ -69,6 +72,14 @@ def _bpp_params(path: str) -> BPPParams:
         raise ValueError(f"{path!r} does not hold BPP parameters: {error}") from None
 
 
+def _curves_params(path: str) -> CurvesParams:
+    data = params_data(path)
+    try:
+        return CurvesParams.from_dict(data)
+    except ValueError as error:
+        raise ValueError(f"{path!r} does not hold bpp-curves parameters: {error}") from None
+
+
 def _loki_params(path: str) -> LokiParams:
     data = params_data(path)
     try:
@@ -93,6 +104,11 @@ def bpp_det_file(path: str) -> BPPAgent:
     return _named(agent, "bpp-det", path)  # type: ignore[no-any-return]
 
 
+def bpp_curves_file(path: str) -> BPPCurvesAgent:
+    """``bpp-curves`` with the parameters of ``path``."""
+    return _named(BPPCurvesAgent(_curves_params(path)), "bpp-curves", path)  # type: ignore[no-any-return]
+
+
 def loki_file(path: str) -> Loki:
     """``loki`` with the parameters of ``path``."""
     return _named(Loki(_loki_params(path)), "loki", path)  # type: ignore[no-any-return]
@@ -111,6 +127,12 @@ def lbr_bpp_file(path: str) -> LocalBestResponse:
 def lbr_bpp_det_file(path: str) -> LocalBestResponse:
     """The local best response to ``bpp-det:path``."""
     return LocalBestResponse(ShadowBayesian(bpp_det_file(path)), name=f"lbr-bpp-det:{path}")
+
+
+def lbr_bpp_curves_file(path: str) -> LocalBestResponse:
+    """The local best response to ``bpp-curves:path``."""
+    agent = bpp_curves_file(path)
+    return LocalBestResponse(ShadowBayesian(agent), name=f"lbr-bpp-curves:{path}")
 
 
 def lbr_loki_file(path: str) -> LocalBestResponse:

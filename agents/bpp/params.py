@@ -23,6 +23,8 @@ Rounds = tuple[float, float, float, float]
 Sign = Literal["positive", "non-negative", "any"]
 _PER_ROUND = ("alpha", "alpha_prime", "fp", "cp")
 _SCALARS = ("bluff_rate", "prior_weight")
+_CURVE_PER_ROUND = ("fold_shift", "call_shift", "bet_shift")
+_CURVE_SCALARS = ("steepness", "bluff_rate", "prior_weight")
 
 
 def per_round(name: str, value: object, *, sign: Sign) -> Rounds:
@@ -101,31 +103,39 @@ class BPPParams:
 
     def to_dict(self) -> dict[str, float]:
         """Flat JSON-friendly values: ``alpha_preflop`` .. ``cp_river``, then the scalars."""
-        flat: dict[str, float] = {}
-        for name in _PER_ROUND:
-            for round_name, value in zip(ROUND_NAMES, getattr(self, name), strict=True):
-                flat[f"{name}_{round_name}"] = value
-        for name in _SCALARS:
-            flat[name] = getattr(self, name)
-        return flat
+        return _flat(self, _PER_ROUND, _SCALARS)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> BPPParams:
         """Inverse of ``to_dict``; missing keys keep their defaults, unknown keys raise."""
-        known = {f"{n}_{r}" for n in _PER_ROUND for r in ROUND_NAMES} | set(_SCALARS)
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ValueError(f"unknown BPPParams keys {unknown}; known keys: {sorted(known)}")
-        defaults = cls()
-        kwargs: dict[str, Any] = {
-            name: data.get(name, getattr(defaults, name)) for name in _SCALARS
-        }
-        for name in _PER_ROUND:
-            kwargs[name] = tuple(
-                data.get(f"{name}_{r}", getattr(defaults, name)[i])
-                for i, r in enumerate(ROUND_NAMES)
-            )
-        return cls(**kwargs)
+        return cls(**_unflat(cls, data, _PER_ROUND, _SCALARS))
+
+
+def _flat(params: Any, per_round: tuple[str, ...], scalars: tuple[str, ...]) -> dict[str, float]:
+    flat: dict[str, float] = {}
+    for name in per_round:
+        for round_name, value in zip(ROUND_NAMES, getattr(params, name), strict=True):
+            flat[f"{name}_{round_name}"] = value
+    for name in scalars:
+        flat[name] = getattr(params, name)
+    return flat
+
+
+def _unflat(
+    cls: type, data: dict[str, Any], per_round: tuple[str, ...], scalars: tuple[str, ...]
+) -> dict[str, Any]:
+    """Constructor arguments from flat keys (defaults where missing); unknown keys raise."""
+    known = {f"{n}_{r}" for n in per_round for r in ROUND_NAMES} | set(scalars)
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise ValueError(f"unknown {cls.__name__} keys {unknown}; known keys: {sorted(known)}")
+    defaults = cls()
+    kwargs: dict[str, Any] = {name: data.get(name, getattr(defaults, name)) for name in scalars}
+    for name in per_round:
+        kwargs[name] = tuple(
+            data.get(f"{name}_{r}", getattr(defaults, name)[i]) for i, r in enumerate(ROUND_NAMES)
+        )
+    return kwargs
 
 
 assert {f.name for f in fields(BPPParams)} == set(_PER_ROUND) | set(_SCALARS)
@@ -168,3 +178,16 @@ class CurvesParams:
                 raise ValueError(f"{name} must be positive and finite, got {value!r}")
         if not 0 <= self.bluff_rate <= 1:
             raise ValueError(f"bluff_rate must be a probability in [0, 1], got {self.bluff_rate}")
+
+    def to_dict(self) -> dict[str, float]:
+        """Flat JSON-friendly values: ``fold_shift_preflop`` .. ``bet_shift_river``, then the
+        scalars."""
+        return _flat(self, _CURVE_PER_ROUND, _CURVE_SCALARS)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> CurvesParams:
+        """Inverse of ``to_dict``; missing keys keep their defaults, unknown keys raise."""
+        return cls(**_unflat(cls, data, _CURVE_PER_ROUND, _CURVE_SCALARS))
+
+
+assert {f.name for f in fields(CurvesParams)} == set(_CURVE_PER_ROUND) | set(_CURVE_SCALARS)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.bpp import BPPAgent, BPPParams
+from agents.bpp import BPPAgent, BPPCurvesAgent, BPPParams, CurvesParams
 from agents.lbr import LocalBestResponse
 from agents.loki import Loki2, LokiParams
 from agents.specs import params_data
@@ -35,6 +35,18 @@ def test_the_lbr_follows_the_file_agent(tmp_path: Path) -> None:
     shadow = lbr.opponent.agent  # type: ignore[attr-defined]
     assert shadow.params == BPPParams.from_dict({"fp_flop": 2.5, "bluff_rate": 0.0})
     assert has_batched_form(lbr)
+
+
+def test_curves_parameters_round_trip_through_a_file(tmp_path: Path) -> None:
+    params = CurvesParams(steepness=6.0, fold_shift=(-0.2, -0.1, -0.1, -0.05))
+    file = tmp_path / "curves.json"
+    file.write_text(json.dumps(params.to_dict()))
+    agent = make_agent(f"bpp-curves:{file}")
+    assert isinstance(agent, BPPCurvesAgent) and agent.params == params
+    lbr = make_agent(f"lbr-bpp-curves:{file}")
+    assert lbr.opponent.agent.params == params  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="unknown CurvesParams keys"):
+        CurvesParams.from_dict({"fp_flop": 1.0})
 
 
 def test_loki_parameters_from_a_plain_file(tmp_path: Path) -> None:
