@@ -38,7 +38,7 @@ import numpy.typing as npt
 from envs.batched.adapter import batched_form, per_table
 from envs.batched.engine import HandBatch
 from envs.match.seeded import play_seeded_passes
-from envs.registry import available_agents, make_agent
+from envs.registry import available_agents, check_spec, make_agent
 from envs.rules import Rules
 from envs.validation import whole_number
 from tuning.studies.spec import StudySpec
@@ -110,12 +110,14 @@ class MatchProtocol:
                 f"{len(self.opponents)}: {list(self.opponents)}"
             )
         known = available_agents()
-        unknown = [name for name in self.opponents if name not in known]
+        unknown = [name for name in self.opponents if name.partition(":")[0] not in known]
         if unknown:
             raise ValueError(
                 f"unknown opponent {', '.join(map(repr, unknown))}; registered agents: "
                 f"{', '.join(known)}"
             )
+        for name in self.opponents:
+            check_spec(name)  # NAME:FILE forms: a name that takes a file, and a file
         if self.seats == 2 and len(set(self.opponents)) != len(self.opponents):
             raise ValueError(f"opponents repeat: {list(self.opponents)}")
         for name in ("deals_per_block", "blocks"):

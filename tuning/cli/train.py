@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from envs.registry import available_agents
+from envs.registry import check_spec
 from tuning.cli._args import RUNS, positive_int, seed
 
 _SETTINGS = (
@@ -77,13 +77,11 @@ def run(args: argparse.Namespace) -> int:
         missing = [f"--{n}" for n in ("opponents", "steps", "seed") if getattr(args, n) is None]
         if missing:
             parser.error(f"a new run needs {', '.join(missing)} (or --resume RUN_DIR)")
-        known = available_agents()
-        unknown = [name for name in args.opponents if name not in known]
-        if unknown:
-            parser.error(
-                f"unknown agent {', '.join(map(repr, unknown))}; registered agents: "
-                f"{', '.join(known)}"
-            )
+        for name in args.opponents:
+            try:
+                check_spec(name)
+            except ValueError as error:
+                parser.error(str(error))
     elif args.opponents is not None or args.seed is not None or args.run_dir is not None:
         parser.error("--resume takes the run's own opponents, seed and directory; give --steps")
     try:
