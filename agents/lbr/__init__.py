@@ -11,9 +11,14 @@
   with ``loki_holding_values``: HS1 and PPOT1 of all 1,326 holdings in one compiled call);
 * ``holding_equities`` (our equity against each holding, ``agents.lbr.holding_equity``),
   ``action_values`` and ``best_action`` (the fixed-limit valuation, ``agents.lbr.values``),
-  ``Replay`` (the opponent's past views from the public log, ``agents.lbr.replay``).
+  ``Replay`` (the opponent's past views from the public log, ``agents.lbr.replay``);
+* the batched twin ``BatchedLBR`` (``agents.lbr.batched_lbr``, built by
+  ``LocalBestResponse.batched``), with the opponents' batched policies over every holding
+  (``agents.lbr.batched_ranges``) and the public logs replayed in an engine of its own
+  (``agents.lbr.batched_replay``); the Loki family has none yet.
 
-Measure one with the duplicate match runner, e.g. ``holdem-lab match lbr-bpp bpp --hands N``.
+Measure one with the duplicate match runner, e.g. ``holdem-lab match lbr-bpp bpp --hands N
+--sessions S`` (the batched engine plays S sessions side by side).
 """
 
 from __future__ import annotations
