@@ -39,16 +39,23 @@ def agents_with_files() -> tuple[str, ...]:
 
 def check_spec(spec: str) -> None:
     """``ValueError`` saying why ``spec`` names no agent (unknown name, a name that takes no
-    file, an empty file part); nothing when it does (the file itself is read later)."""
+    file or needs one, an empty file part); nothing when it does (the file is read later)."""
     name, colon, path = spec.partition(":")
-    if name not in _factories():
+    plain, files = _factories(), _file_factories()
+    if name not in plain and name not in files:
         known = ", ".join(available_agents()) or "none (is holdem-lab installed with pip?)"
-        raise ValueError(f"unknown agent {name!r}; registered agents: {known}")
-    if colon and name not in _file_factories():
+        with_files = ", ".join(f"{n}:FILE" for n in agents_with_files())
+        raise ValueError(
+            f"unknown agent {name!r}; registered agents: {known}"
+            + (f"; with a parameter file: {with_files}" if with_files else "")
+        )
+    if colon and name not in files:
         takes = ", ".join(agents_with_files()) or "none"
         raise ValueError(
             f"agent {name!r} takes no parameter file ({spec!r}); agents that do: {takes}"
         )
+    if not colon and name not in plain:
+        raise ValueError(f"agent {name!r} needs a file: {name}:FILE (a run or parameter file)")
     if colon and not path:
         raise ValueError(f"{spec!r}: give a file or study directory after {name + ':'!r}")
 

@@ -4,7 +4,8 @@ The names are those of the ``holdem_lab.agents`` entry points (``pyproject.toml`
 that seats agents (``match``, ``tune --opponent``, ``train --opponents``) accepts them. A name
 that also takes a parameter file (``NAME:FILE``: a study's results directory, its
 ``best_params.json`` or a plain parameter file; ``holdem_lab.agent_files``) is followed by that
-form. The module is not named ``agents`` so that it never reads as the ``agents`` package.
+form (a name that only takes one, such as ``ppo:RUN``, is listed by that form alone). The
+module is not named ``agents`` so that it never reads as the ``agents`` package.
 """
 
 from __future__ import annotations
@@ -25,8 +26,10 @@ def add_parser(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Print the registered names (and ``NAME:FILE`` where a name takes a file)."""
     files = set(agents_with_files())
-    width = max(map(len, available_agents()), default=0)
-    for name in available_agents():
+    names = sorted({*available_agents(), *files})
+    width = max(map(len, names), default=0)
+    for name in names:
+        plain = name if name in available_agents() else ""
         form = f"  {name}:FILE" if name in files else ""
-        sys.stdout.write(f"{name:<{width}}{form}".rstrip() + "\n")
+        sys.stdout.write(f"{plain:<{width}}{form}".rstrip() + "\n")
     return 0
