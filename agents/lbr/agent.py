@@ -216,8 +216,10 @@ class LocalBestResponse(Agent):
         return BatchedLBR(num_tables, opponent, EquityCache(self.params), self.name)
 
     def table_bytes(self, num_seats: int) -> int:
-        """Bytes the batched form keeps per table (ranges, equities, the opponent's copy)."""
-        return 2 * NUM_HOLDINGS * 8 + self.opponent.table_bytes(num_seats)
+        """Bytes the batched form needs per table: its ranges and equities, about six more
+        rows of 1,326 floats while it decides (shares, the opponent's answers), and the
+        opponent's copy; so that the runner batches a memoryless match into ~1 GB."""
+        return 8 * NUM_HOLDINGS * 8 + self.opponent.table_bytes(num_seats)
 
 
 def lbr_bpp() -> LocalBestResponse:
