@@ -30,6 +30,7 @@ from tuning.cli import (
     best_response,
     bpp_tables,
     compare_samplers,
+    crosstable,
     ir_tables,
     learning_curve,
     list_agents,
@@ -46,6 +47,7 @@ from tuning.cli import (
 COMMANDS = (
     list_agents,
     match,
+    crosstable,
     ir_tables,
     loki_fit,
     tune,
