@@ -46,6 +46,7 @@ SAME_ROLE_NAMES = {
     "loki_fit": {"tuning.loki_fit", "tuning.cli.loki_fit"},
     "pilot": {"tuning.pilot", "tuning.cli.pilot"},
     "transfer": {"tuning.transfer", "tuning.cli.transfer"},
+    "crosstable": {"tuning.crosstable", "tuning.cli.crosstable"},
     "bpp": {"agents.bpp", "tuning.studies.bpp"},
     "loki": {"agents.loki", "tuning.studies.loki"},
 }

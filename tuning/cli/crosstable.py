@@ -29,7 +29,7 @@ def add_parser(sub: Any) -> None:
         description=(
             "Play every pair of the agents (or every lineup of --seats agents) in a duplicate "
             "match on the same deals, and report each agent's winnings against each other "
-            "with 95%% intervals (AIVAT by default)."
+            "with 95% intervals (AIVAT by default)."
         ),
     )
     parser.add_argument("agents", nargs="+", metavar="AGENT", help="agent names or NAME:FILE")
