@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+from agents.base import Agent
 from agents.bpp import BPPAgent, BPPCurvesAgent, BPPParams, CurvesParams
 from agents.bpp.decision import Strategy
 from agents.lbr.agent import LocalBestResponse
@@ -38,6 +39,8 @@ __all__ = [
 ]
 
 STUDY_FILE = "best_params.json"
+P = TypeVar("P", BPPParams, CurvesParams, LokiParams)
+A = TypeVar("A", bound=Agent)
 
 
 def params_data(path: str) -> dict[str, Any]:
@@ -64,59 +67,44 @@ def params_data(path: str) -> dict[str, Any]:
     return data
 
 
-def _bpp_params(path: str) -> BPPParams:
+def _params(path: str, kind: type[P], agent: str) -> P:
+    """``kind.from_dict`` of the parameters of ``path``, saying whose they are not."""
     data = params_data(path)
     try:
-        return BPPParams.from_dict(data)
+        return kind.from_dict(data)
     except ValueError as error:
-        raise ValueError(f"{path!r} does not hold BPP parameters: {error}") from None
+        raise ValueError(f"{path!r} does not hold {agent} parameters: {error}") from None
 
 
-def _curves_params(path: str) -> CurvesParams:
-    data = params_data(path)
-    try:
-        return CurvesParams.from_dict(data)
-    except ValueError as error:
-        raise ValueError(f"{path!r} does not hold bpp-curves parameters: {error}") from None
-
-
-def _loki_params(path: str) -> LokiParams:
-    data = params_data(path)
-    try:
-        return LokiParams.from_dict(data)
-    except ValueError as error:
-        raise ValueError(f"{path!r} does not hold Loki parameters: {error}") from None
-
-
-def _named(agent: Any, name: str, path: str) -> Any:
+def _named(agent: A, name: str, path: str) -> A:
     agent.name = f"{name}:{path}"
     return agent
 
 
 def bpp_file(path: str) -> BPPAgent:
     """``bpp`` with the parameters of ``path``."""
-    return _named(BPPAgent(_bpp_params(path)), "bpp", path)  # type: ignore[no-any-return]
+    return _named(BPPAgent(_params(path, BPPParams, "BPP")), "bpp", path)
 
 
 def bpp_det_file(path: str) -> BPPAgent:
     """``bpp-det`` with the parameters of ``path``."""
-    agent = BPPAgent(_bpp_params(path), strategy=Strategy.DETERMINISTIC)
-    return _named(agent, "bpp-det", path)  # type: ignore[no-any-return]
+    agent = BPPAgent(_params(path, BPPParams, "BPP"), strategy=Strategy.DETERMINISTIC)
+    return _named(agent, "bpp-det", path)
 
 
 def bpp_curves_file(path: str) -> BPPCurvesAgent:
     """``bpp-curves`` with the parameters of ``path``."""
-    return _named(BPPCurvesAgent(_curves_params(path)), "bpp-curves", path)  # type: ignore[no-any-return]
+    return _named(BPPCurvesAgent(_params(path, CurvesParams, "bpp-curves")), "bpp-curves", path)
 
 
 def loki_file(path: str) -> Loki:
     """``loki`` with the parameters of ``path``."""
-    return _named(Loki(_loki_params(path)), "loki", path)  # type: ignore[no-any-return]
+    return _named(Loki(_params(path, LokiParams, "Loki")), "loki", path)
 
 
 def loki2_file(path: str) -> Loki2:
     """``loki2`` with the parameters of ``path``."""
-    return _named(Loki2(_loki_params(path)), "loki2", path)  # type: ignore[no-any-return]
+    return _named(Loki2(_params(path, LokiParams, "Loki")), "loki2", path)
 
 
 def lbr_bpp_file(path: str) -> LocalBestResponse:
