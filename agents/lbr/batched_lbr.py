@@ -21,7 +21,7 @@ from agents.lbr.batched_replay import ShadowTables
 from agents.lbr.equity_cache import EquityCache
 from agents.lbr.values import TIE
 from agents.strength.holdings import HOLDINGS, NUM_HOLDINGS
-from envs.batched.checks import check_seats
+from envs.batched.checks import check_batch_tables, check_seats
 from envs.batched.views import DecisionBatch, HandEndBatch
 from envs.rules import Action
 
@@ -170,17 +170,7 @@ class BatchedLBR:
         self.opponent.observe_ends(HandEndBatch(seat=other.astype(np.int8), hole=hole, **fields))
 
     def _check(self, batch: DecisionBatch, tables: Index) -> None:
-        if tables.size and (int(tables.min()) < 0 or int(tables.max()) >= self.num_tables):
-            raise ValueError(f"{self.name}: tables must lie in 0..{self.num_tables - 1}")
-        if len(np.unique(tables)) != len(tables):
-            raise ValueError(f"{self.name}: a table appears twice in one batch")
-        wrong = np.flatnonzero(self.seats[tables] != batch.seat)
-        if wrong.size:
-            table = int(tables[wrong[0]])
-            raise ValueError(
-                f"{self.name}: at table {table} the batch's seat is {int(batch.seat[wrong[0]])} "
-                f"but this agent sits in seat {int(self.seats[table])} (start_tables first)"
-            )
+        check_batch_tables(self.name, tables, batch.seat, self.seats)
         hole = batch.hole.astype(np.int16)
         fresh = (
             ~self._in_hand[tables]

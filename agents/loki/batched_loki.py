@@ -34,7 +34,7 @@ from agents.loki.triples import absorb_own
 from agents.loki.weighting import threshold_weights
 from agents.strength.holdings import PAIR_INDEX
 from agents.strength.income_rate import load_income_rates
-from envs.batched.checks import check_seats
+from envs.batched.checks import check_batch_tables, check_seats
 from envs.batched.views import DecisionBatch, HandEndBatch
 from envs.rules import Rules, Street
 
@@ -208,19 +208,7 @@ class BatchedLoki:
                 f"{self.name}: a batch of {rules.num_seats}-seat tables, but this object plays "
                 f"{self.num_seats}-seat tables"
             )
-        if len(tables) and (tables.min() < 0 or tables.max() >= self.num_tables):
-            raise ValueError(f"{self.name}: tables must lie in 0..{self.num_tables - 1}")
-        rows = np.arange(len(tables))
-        self._row_of[tables] = rows
-        if (self._row_of[tables] != rows).any():
-            raise ValueError(f"{self.name}: a table appears twice in one batch")
-        wrong = np.flatnonzero(self.seats[tables] != seat)
-        if len(wrong):
-            table = int(tables[wrong[0]])
-            raise ValueError(
-                f"{self.name}: at table {table} the batch's seat is {int(seat[wrong[0]])} but "
-                f"this agent sits in seat {int(self.seats[table])} (start_tables first)"
-            )
+        check_batch_tables(self.name, tables, seat, self.seats, self._row_of)
         return self.state
 
     def _learn(self, rules: Rules, tables: Index, me: Ints, events: Events) -> Learned:

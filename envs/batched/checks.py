@@ -242,6 +242,41 @@ def check_seats(
     return index, seat
 
 
+def check_batch_tables(
+    name: str,
+    tables: Index,
+    seat: npt.NDArray[np.integer],
+    seats: npt.NDArray[np.integer],
+    row_of: Index | None = None,
+) -> None:
+    """A batched agent's decision or hand-end batch, checked against the tables it serves:
+    ``tables`` in ``0..len(seats)-1``, none twice, and ``seat[i]`` the agent's seat
+    ``seats[tables[i]]`` (set by ``start_tables``). ``row_of`` (one entry per table) is
+    scratch for the duplicate test, which then needs no sort.
+
+    Raises:
+        ValueError: naming the agent and the first fault.
+    """
+    if len(tables) and (tables.min() < 0 or tables.max() >= len(seats)):
+        raise ValueError(f"{name}: tables must lie in 0..{len(seats) - 1}")
+    if row_of is not None:
+        rows = np.arange(len(tables))
+        row_of[tables] = rows
+        twice = bool((row_of[tables] != rows).any())
+    else:
+        ordered = np.sort(tables)
+        twice = bool((ordered[1:] == ordered[:-1]).any())
+    if twice:
+        raise ValueError(f"{name}: a table appears twice in one batch")
+    wrong = np.flatnonzero(seats[tables] != seat)
+    if len(wrong):
+        table = int(tables[wrong[0]])
+        raise ValueError(
+            f"{name}: at table {table} the batch's seat is {int(seat[wrong[0]])} but this "
+            f"agent sits in seat {int(seats[table])} (start_tables first)"
+        )
+
+
 def check_moving(d: Decisions, where: npt.ArrayLike | None) -> Bools:
     """The tables that act in a step: those with a decision, within ``where`` if given."""
     if where is None:
