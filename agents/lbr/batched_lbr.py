@@ -20,7 +20,7 @@ from agents.lbr.batched_ranges import BatchedRangePolicy
 from agents.lbr.batched_replay import ShadowTables
 from agents.lbr.equity_cache import EquityCache
 from agents.lbr.values import TIE
-from agents.strength.holdings import HOLDINGS, NUM_HOLDINGS
+from agents.strength.holdings import NUM_HOLDINGS, dead_holdings, seen_cards, unseen_cards
 from envs.batched.checks import check_batch_tables, check_seats
 from envs.batched.views import DecisionBatch, HandEndBatch
 from envs.rules import Action
@@ -35,14 +35,18 @@ _FOLD, _CALL, _RAISE = int(Action.FOLD), int(Action.CALL), int(Action.RAISE)
 _CALLED = np.array([0.0, 1.0, 0.0])
 
 
-def _dead(cards: npt.NDArray[np.integer], lengths: Index) -> npt.NDArray[np.bool_]:
+def _dead(cards: npt.NDArray[np.integer], lengths: npt.ArrayLike) -> npt.NDArray[np.bool_]:
     """``(k, 1326)``: the holdings meeting the first ``lengths[i]`` cards of row i."""
-    k = len(cards)
-    seen = np.zeros((k, 52), dtype=bool)
-    used = np.arange(cards.shape[1]) < lengths[:, np.newaxis]
-    seen[np.nonzero(used)[0], cards.astype(np.intp)[used]] = True
-    dead: npt.NDArray[np.bool_] = seen[:, HOLDINGS[:, 0]] | seen[:, HOLDINGS[:, 1]]
-    return dead
+    return dead_holdings(seen_cards(cards, lengths))
+
+
+def _hole_and_board(
+    hole: npt.NDArray[np.integer],
+    board: npt.NDArray[np.integer],
+    board_len: npt.NDArray[np.integer],
+) -> npt.NDArray[np.bool_]:
+    """``(k, 52)``: each row's hole cards and the board dealt so far."""
+    return seen_cards(np.concatenate([hole, board], axis=1), 2 + board_len.astype(np.intp))
 
 
 class BatchedLBR:
@@ -156,11 +160,7 @@ class BatchedLBR:
         other = 1 - seat
         rows = np.arange(len(tables))
         shown = batch.shown[rows, other].astype(np.intp)
-        seen = np.zeros((len(tables), 52), dtype=bool)
-        seen[rows[:, np.newaxis], batch.hole.astype(np.intp)] = True
-        used = np.arange(5) < batch.board_len.astype(np.intp)[:, np.newaxis]
-        seen[np.nonzero(used)[0], batch.board.astype(np.intp)[used]] = True
-        filler = np.argsort(seen, axis=1, kind="stable")[:, :2]
+        filler = unseen_cards(_hole_and_board(batch.hole, batch.board, batch.board_len), 2)
         hole = np.where(shown[:, :1] >= 0, shown, filler).astype(np.uint8)
         fields = {
             name: getattr(batch, name)

@@ -31,7 +31,7 @@ from agents.bpp.batched_types import BOARD_WIDTH, street_types
 from agents.bpp.hand_types import NUM_CURRENT_TYPES
 from agents.rule_policy import RuleParams, holding_classes
 from agents.strength import hand_strength_all
-from agents.strength.holdings import HOLDINGS, NUM_HOLDINGS
+from agents.strength.holdings import HOLDINGS, NUM_HOLDINGS, dead_holdings, seen_cards
 from envs.batched.views import DecisionBatch, HandEndBatch
 from envs.protocols import BatchedAgent
 from envs.rules import Action, Street
@@ -190,7 +190,7 @@ class BatchedShadowBayesian:
 
     def start_tables(self, tables: Index, seats: Index) -> None:
         """Start every virtual table of ``tables``."""
-        virtual = (np.asarray(tables, dtype=np.intp)[:, np.newaxis] * _C + np.arange(_C)).ravel()
+        virtual = _every_type(tables)
         self.bpp.start_tables(virtual, np.repeat(np.asarray(seats), _C))
 
     def probabilities(self, batch: DecisionBatch, *, probe: bool) -> RangeAnswer:
@@ -234,9 +234,7 @@ class BatchedShadowBayesian:
             boards = np.repeat(np.minimum(board[stale], 51).astype(np.uint8), NUM_HOLDINGS, axis=0)
             types, _ = street_types(cards, boards, np.repeat(width[stale], NUM_HOLDINGS))
             types = types.reshape(count, NUM_HOLDINGS)
-            on_board = np.zeros((count, 53), dtype=bool)
-            on_board[np.arange(count)[:, np.newaxis], board[stale]] = True
-            dead = on_board[:, HOLDINGS[:, 0]] | on_board[:, HOLDINGS[:, 1]]
+            dead = dead_holdings(seen_cards(board[stale], width[stale]))
             types = np.where(dead, _C, types)  # a row of its own, never asked
             first = np.full((count, _C + 1), -1, dtype=np.intp)
             backwards = np.arange(NUM_HOLDINGS - 1, -1, -1)
@@ -254,5 +252,11 @@ class BatchedShadowBayesian:
             for name in HandEndBatch._fields
             if name not in ("rules", "tables")
         }
-        virtual = (batch.tables.astype(np.intp)[:, np.newaxis] * _C + np.arange(_C)).ravel()
+        virtual = _every_type(batch.tables)
         self.bpp.observe_ends(HandEndBatch(rules=batch.rules, tables=virtual, **fields))
+
+
+def _every_type(tables: npt.ArrayLike) -> Index:
+    """The virtual tables of ``tables``, ``C`` each in type order, table by table."""
+    index: Index = (np.asarray(tables, dtype=np.intp)[:, np.newaxis] * _C + np.arange(_C)).ravel()
+    return index

@@ -19,6 +19,7 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from agents.strength.holdings import seen_cards, unseen_cards
 from envs.batched.engine import HandBatch
 from envs.batched.views import DecisionBatch, decisions_at
 from envs.rules import Action
@@ -58,13 +59,11 @@ class ShadowTables:
         other = 1 - me
         hole = batch.hole.astype(np.intp)
         board_len = batch.board_len.astype(np.intp)
-        known = np.zeros((k, 52), dtype=bool)
         rows = np.arange(k)
-        known[rows[:, np.newaxis], hole] = True
         shown = np.arange(5) < board_len[:, np.newaxis]
         board = batch.board.astype(np.intp)
-        known[np.nonzero(shown)[0], board[shown]] = True
-        filler = np.argsort(known, axis=1, kind="stable")[:, :7]  # unknown cards first
+        known = seen_cards(np.concatenate([hole, board], axis=1), 2 + board_len)
+        filler = unseen_cards(known, 7)
         deck = np.empty((k, 9), dtype=np.intp)
         deck[rows, 2 * me] = hole[:, 0]
         deck[rows, 2 * me + 1] = hole[:, 1]

@@ -30,7 +30,7 @@ import numpy.typing as npt
 
 from agents.jit import readonly
 from agents.strength.board_kernels import rollout_rows
-from agents.strength.holdings import HOLDINGS, NUM_HOLDINGS
+from agents.strength.holdings import NUM_HOLDINGS, dead_holdings, seen_cards
 from agents.strength.street import DEAD, showdown_counts
 from agents.strength.street_constants import kernel_constants
 
@@ -164,10 +164,7 @@ def _rolled_out(hole: Ints, board: Ints, samples: int, seed: int) -> Floats:
         score,
         count,
     )
-    known = np.zeros((k, 52), dtype=bool)
-    rows = np.arange(k)[:, np.newaxis]
-    known[rows, hole] = True
-    known[rows, board] = True
-    live = ~(known[:, HOLDINGS[:, 0]] | known[:, HOLDINGS[:, 1]])
+    cards = np.concatenate([hole, board], axis=1)
+    live = ~dead_holdings(seen_cards(cards, np.full(k, cards.shape[1])))
     result: Floats = np.where(live, np.where(count > 0, score / np.maximum(count, 1), 0.5), 0.0)
     return result

@@ -42,11 +42,14 @@ __all__ = [
     "check_board",
     "check_hand",
     "check_weights",
+    "dead_holdings",
     "dead_mask",
     "live_holdings",
+    "seen_cards",
     "type_cell",
     "type_cell_name",
     "type_cells",
+    "unseen_cards",
 ]
 
 NUM_HOLDINGS = 1326
@@ -123,6 +126,29 @@ def dead_mask(cards: Iterable[int]) -> npt.NDArray[np.bool_]:
     dead[list(cards)] = True
     mask: npt.NDArray[np.bool_] = dead[HOLDINGS[:, 0]] | dead[HOLDINGS[:, 1]]
     return mask
+
+
+def seen_cards(cards: npt.ArrayLike, lengths: npt.ArrayLike) -> npt.NDArray[np.bool_]:
+    """``(k, 52)``: row i marks the first ``lengths[i]`` cards of ``cards[i]`` (the rest of
+    the row is not read); the batched form of the card set of ``dead_mask``."""
+    table = np.asarray(cards, dtype=np.intp)
+    used = np.arange(table.shape[1]) < np.asarray(lengths, dtype=np.intp)[:, np.newaxis]
+    seen = np.zeros((len(table), 52), dtype=bool)
+    seen[np.nonzero(used)[0], table[used]] = True
+    return seen
+
+
+def dead_holdings(seen: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+    """``(k, 1326)``: ``dead_mask`` of each row's cards (``seen_cards``)."""
+    dead: npt.NDArray[np.bool_] = seen[:, HOLDINGS[:, 0]] | seen[:, HOLDINGS[:, 1]]
+    return dead
+
+
+def unseen_cards(seen: npt.NDArray[np.bool_], count: int) -> npt.NDArray[np.intp]:
+    """``(k, count)``: the ``count`` lowest cards of each row that ``seen`` does not mark,
+    ascending (placeholders for cards nobody shows)."""
+    lowest: npt.NDArray[np.intp] = np.argsort(seen, axis=1, kind="stable")[:, :count]
+    return lowest
 
 
 def live_holdings(cards: Iterable[int]) -> npt.NDArray[np.intp]:
