@@ -175,10 +175,11 @@ def test_cli_trains_and_reports_errors(tmp_path: Path, capsys: pytest.CaptureFix
     args += ["--final-eval-hands", "20", "--eval-every", "64", "--batch-size", "64"]
     assert main(args) == 0
     out = capsys.readouterr().out
-    assert "sb/hand, 95% CI" in out and "of the best response's +3.698 sb/hand" in out
+    assert "sb/hand (AIVAT), 95% CI" in out and "of the best response +3.698 sb/hand" in out
     final = json.loads((run_dir / "summary.json").read_text())["final"]
-    assert final["best_response"] == pytest.approx(3.6977, abs=1e-4)
-    assert final["fraction"] == pytest.approx(final["sb_per_hand"] / final["best_response"])
+    assert final["ceiling"] == pytest.approx(3.6977, abs=1e-4)
+    assert final["ceiling_kind"] == "best response" and final["estimator"] == "aivat"
+    assert final["fraction"] == pytest.approx(final["sb_per_hand"] / final["ceiling"])
     assert "trained " not in out  # 64 steps are one whole rollout of 64 x 1: no rounding
     curve = read_curve(run_dir / "curve.csv")
     assert curve[0].timesteps == 0 and curve[-1].timesteps >= 64  # whole rollouts of 64

@@ -14,7 +14,7 @@ from envs.holdem_env import LimitHoldemEnv
 from envs.observation import encode_view
 from envs.rules import Action, Rules
 from envs.view import PlayerView
-from tuning.training.ceiling import best_response_value, fraction_of
+from tuning.training.ceiling import Ceiling, CeilingKind, best_response_value, fraction_of
 from tuning.training.curve import CurvePoint, curve_figure
 from tuning.training.observation_features import FeatureEncoder, seat_relative
 from tuning.training.policy import BatchedPolicy, PolicyAgent
@@ -146,7 +146,9 @@ def test_the_best_response_line_and_fraction() -> None:
     assert best_response_value(["call", "call"], Rules(num_seats=3)) is None
     assert fraction_of(0.5, 2.0) == 0.25 and fraction_of(0.5, None) is None
     points = [CurvePoint(0, 0, 40, 0.1, 0.0, 0.2), CurvePoint(10, 5, 40, 0.6, 0.5, 0.7)]
-    lines = curve_figure(points, "t", ceiling).axes[0].lines
+    assert ceiling is not None
+    drawn = Ceiling(ceiling, CeilingKind.BEST_RESPONSE)
+    lines = curve_figure(points, "t", drawn).axes[0].lines
     assert any(set(line.get_ydata()) == {ceiling} for line in lines)  # type: ignore[arg-type]
     plain = curve_figure(points, "t").axes[0].lines
     assert not any(ceiling in set(line.get_ydata()) for line in plain)  # type: ignore[arg-type]

@@ -24,10 +24,12 @@ _SETTINGS = (
     "eval_every",
     "eval_hands",
     "final_eval_hands",
+    "eval_session_deals",
     "ent_coef",
     "learning_rate",
     "reward_scale",
     "fold_bias",
+    "eval_aivat",
 )
 """Options that override ``TrainConfig``'s defaults when given."""
 
@@ -63,6 +65,19 @@ def add_parser(sub: Any) -> None:
     train.add_argument("--eval-every", type=positive_int, help="timesteps between checkpoints")
     train.add_argument("--eval-hands", type=positive_int, help="hands per checkpoint evaluation")
     train.add_argument("--final-eval-hands", type=positive_int, help="hands of the final match")
+    train.add_argument(
+        "--eval-session-deals",
+        type=positive_int,
+        help="deals per seating of an evaluation session (learning opponents start each "
+        "fresh; default 600, as the LBR bounds)",
+    )
+    train.add_argument(
+        "--raw-eval",
+        dest="eval_aivat",
+        action="store_const",
+        const=False,
+        help="report the evaluations' plain winnings instead of their AIVAT estimates",
+    )
     train.add_argument("--ent-coef", type=float, help="PPO entropy bonus")
     train.add_argument("--learning-rate", type=float, help="Adam step size")
     train.add_argument("--reward-scale", type=float, help="factor on the training rewards")
@@ -108,18 +123,16 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, FileExistsError, FileNotFoundError) as error:
         sys.stderr.write(f"holdem-lab train: error: {error}\n")
         return 1
-    final = result.final
+    final = result.evaluation
     ci = f"[{final.ci[0]:+.3f}, {final.ci[1]:+.3f}]" if final.ci else "n/a"
     ceiling = ""
-    if result.best_response is not None and result.fraction is not None:
-        ceiling = (
-            f"; {100 * result.fraction:.1f}% of the best response's "
-            f"{result.best_response:+.3f} sb/hand"
-        )
+    if result.ceiling is not None and result.fraction is not None:
+        ceiling = f"; {100 * result.fraction:.1f}% of the {result.ceiling.label} sb/hand"
+    estimate = " (AIVAT)" if final.estimator == "aivat" else ""
     sys.stdout.write(
         f"{result.run_dir}: {result.timesteps:,} steps, {result.hands:,} training hands; "
-        f"final {final.hands:,} held-out hands: {final.sb_per_hand:+.3f} sb/hand, 95% CI {ci}"
-        f"{ceiling}\n"
+        f"final {final.hands:,} held-out hands in {final.sessions:,} sessions: "
+        f"{final.sb_per_hand:+.3f} sb/hand{estimate}, 95% CI {ci}{ceiling}\n"
     )
     note = rounding_note(config.steps, result.timesteps, config.n_steps, config.num_envs)
     if note:

@@ -44,6 +44,13 @@ class TrainConfig:
     """Hands of the final model's duplicate match, reported in ``summary.json``."""
     eval_seed: int | None = None
     """Seed of the evaluation deals; ``None``: ``seed + EVAL_SEED_OFFSET``."""
+    eval_session_deals: int | None = 600
+    """Deals per seating of an evaluation session: learning opponents (BPP, Loki) start every
+    session fresh, as in the LBR bounds' matches (``tuning.training.ceiling``); ``None``: the
+    whole evaluation is one session (the protocol of runs saved before this setting)."""
+    eval_aivat: bool = True
+    """Report the evaluations' AIVAT estimates (``envs.aivat``: unbiased, lower variance),
+    as the LBR bounds do; ``False``: the plain winnings (runs saved before this setting)."""
     n_steps: int = 64
     """PPO rollout length per table (a rollout is ``n_steps * num_envs`` decisions)."""
     batch_size: int = 512
@@ -88,6 +95,8 @@ class TrainConfig:
         whole_number("threads", self.threads, minimum=1)
         if self.eval_seed is not None:
             whole_number("eval_seed", self.eval_seed, minimum=0)
+        if self.eval_session_deals is not None:
+            whole_number("eval_session_deals", self.eval_session_deals, minimum=1)
         if self.batch_size > self.n_steps * self.num_envs:
             raise ValueError(
                 f"batch_size ({self.batch_size}) exceeds a rollout of n_steps * num_envs = "
@@ -105,6 +114,14 @@ class TrainConfig:
         """The evaluation deals' seed (``eval_seed`` or its default)."""
         return self.eval_seed if self.eval_seed is not None else self.seed + EVAL_SEED_OFFSET
 
+    def eval_sessions(self, hands: int) -> int:
+        """Sessions of an evaluation match of ``hands`` hands (at least one; the match runner
+        rounds the hands up to whole deals in equal sessions)."""
+        if self.eval_session_deals is None:
+            return 1
+        deals = -(-hands // (len(self.opponents) + 1))
+        return max(1, round(deals / self.eval_session_deals))
+
     def to_json(self) -> str:
         return json.dumps(asdict(self), indent=2) + "\n"
 
@@ -115,7 +132,8 @@ class TrainConfig:
         unknown = sorted(set(data) - known)
         if unknown:
             raise ValueError(f"unknown training settings {unknown}")
-        values = dict(data)
+        # Runs saved before these settings existed evaluated as below; resuming keeps that.
+        values = {"eval_session_deals": None, "eval_aivat": False, **data}
         for key in ("opponents", "net_arch"):
             if key in values:
                 values[key] = tuple(values[key])

@@ -14,6 +14,7 @@ from pathlib import Path
 from matplotlib.figure import Figure
 
 from envs.match import AgentResult
+from tuning.training.ceiling import Ceiling
 
 __all__ = ["CurvePoint", "curve_figure", "plot_curve", "read_curve", "write_curve"]
 
@@ -33,11 +34,18 @@ class CurvePoint:
     ci_low: float
     ci_high: float
     """95% confidence interval of ``sb_per_hand`` (over duplicate deals)."""
+    estimator: str = "raw"
+    """``aivat`` when the figures are the match's AIVAT estimate, else ``raw``."""
 
     @classmethod
     def from_result(cls, timesteps: int, hands: int, result: AgentResult) -> CurvePoint:
-        assert result.ci is not None  # evaluations have at least two deals
-        return cls(timesteps, hands, result.hands, result.sb_per_hand, *result.ci)
+        """The point of a checkpoint's match: its AIVAT figures when it computed them."""
+        if result.aivat_sb_per_hand is not None and result.aivat_ci is not None:
+            sb, ci, estimator = result.aivat_sb_per_hand, result.aivat_ci, "aivat"
+        else:
+            assert result.ci is not None  # evaluations have at least two deals
+            sb, ci, estimator = result.sb_per_hand, result.ci, "raw"
+        return cls(timesteps, hands, result.hands, sb, ci[0], ci[1], estimator)
 
 
 _FIELDS = [f.name for f in fields(CurvePoint)]
@@ -65,21 +73,23 @@ def read_curve(path: Path) -> list[CurvePoint]:
                 float(row["sb_per_hand"]),
                 float(row["ci_low"]),
                 float(row["ci_high"]),
+                row.get("estimator") or "raw",  # curves written before the column: raw
             )
             for row in csv.DictReader(source)
         ]
 
 
 def plot_curve(
-    path: Path, points: Sequence[CurvePoint], title: str, best_response: float | None = None
+    path: Path, points: Sequence[CurvePoint], title: str, ceiling: Ceiling | None = None
 ) -> None:
     """Draw winnings (with the CI band) against training hands into the PNG ``path``, and
-    the opponent's best-response value as a dashed line when it is known."""
-    curve_figure(points, title, best_response).savefig(path, dpi=110)
+    the opponent's ceiling (exact best response, or the LBR lower bound with its interval)
+    as a dashed line when it is known."""
+    curve_figure(points, title, ceiling).savefig(path, dpi=110)
 
 
 def curve_figure(
-    points: Sequence[CurvePoint], title: str, best_response: float | None = None
+    points: Sequence[CurvePoint], title: str, ceiling: Ceiling | None = None
 ) -> Figure:
     """The figure ``plot_curve`` saves."""
     fig = Figure(figsize=(6.4, 4.0), layout="constrained")
@@ -88,16 +98,20 @@ def curve_figure(
     ax.axhline(0.0, color="0.6", linewidth=0.8)
     ax.fill_between(x, [p.ci_low for p in points], [p.ci_high for p in points], alpha=0.25)
     ax.plot(x, [p.sb_per_hand for p in points], marker="o", markersize=3, label="learner")
-    if best_response is not None:
+    if ceiling is not None:
         ax.axhline(
-            best_response,
-            color="tab:red",
-            linestyle="--",
-            linewidth=1.0,
-            label=f"best response {best_response:+.3f}",
+            ceiling.value, color="tab:red", linestyle="--", linewidth=1.0, label=ceiling.label
         )
+        if ceiling.ci is not None:
+            ax.axhspan(*ceiling.ci, color="tab:red", alpha=0.12, linewidth=0)
+        if points:
+            last = points[-1].sb_per_hand / ceiling.value if ceiling.value > 0 else None
+            if last is not None:
+                ax.plot([], [], " ", label=f"last checkpoint: {100 * last:.0f}% of it")
         ax.legend(loc="lower right", fontsize="small")
+    estimators = {p.estimator for p in points}
+    unit = "AIVAT, " if estimators == {"aivat"} else ""
     ax.set_xlabel("training hands")
-    ax.set_ylabel("small bets per hand (held-out deals, 95% CI)")
+    ax.set_ylabel(f"small bets per hand (held-out deals, {unit}95% CI)")
     ax.set_title(title)
     return fig

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from envs.match import AgentResult
-from tuning.training.ceiling import fraction_of
+from tuning.training.ceiling import Ceiling, fraction_of
 
 __all__ = ["FinalEvaluation", "RunState"]
 
@@ -19,28 +19,45 @@ class FinalEvaluation:
 
     hands: int
     sb_per_hand: float
+    """The learner's winnings, by ``estimator``."""
     ci: tuple[float, float] | None
     """95% Student-t interval of ``sb_per_hand`` over deals."""
     std_error: float | None
     vpip: float
     pfr: float
-    best_response: float | None = None
-    """The opponent's best-response value in sb/hand, where known (``tuning.training.ceiling``)."""
+    ceiling: float | None = None
+    """The most the learner can win, or a lower bound on it, in sb/hand, where known
+    (``tuning.training.ceiling``)."""
     fraction: float | None = None
-    """``sb_per_hand / best_response``: how much of the most that can be won was won."""
+    """``sb_per_hand / ceiling``: how much of it was won."""
+    estimator: str = "raw"
+    """``aivat`` when ``sb_per_hand`` is the AIVAT estimate, else ``raw`` (plain winnings)."""
+    ceiling_kind: str | None = None
+    """``best response`` (exact) or ``LBR lower bound``."""
+    sessions: int = 1
+    """Sessions of the match (learning opponents start each fresh)."""
 
     @classmethod
-    def of(cls, result: AgentResult, best_response: float | None = None) -> FinalEvaluation:
-        """The figures of the learner's match result, and its fraction of ``best_response``."""
+    def of(
+        cls, result: AgentResult, ceiling: Ceiling | None = None, *, sessions: int = 1
+    ) -> FinalEvaluation:
+        """The figures of the learner's match result (its AIVAT estimate when the match
+        computed one), and their fraction of ``ceiling``."""
+        aivat = result.aivat_sb_per_hand
+        sb = aivat if aivat is not None else result.sb_per_hand
+        value = ceiling.value if ceiling is not None else None
         return cls(
             result.hands,
-            result.sb_per_hand,
-            result.ci,
-            result.std_error,
+            sb,
+            result.aivat_ci if aivat is not None else result.ci,
+            result.aivat_std_error if aivat is not None else result.std_error,
             result.vpip,
             result.pfr,
-            best_response,
-            fraction_of(result.sb_per_hand, best_response),
+            value,
+            fraction_of(sb, value),
+            "aivat" if aivat is not None else "raw",
+            ceiling.kind.value if ceiling is not None else None,
+            sessions,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -49,8 +66,10 @@ class FinalEvaluation:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> FinalEvaluation:
-        """Inverse of ``to_dict``."""
+        """Inverse of ``to_dict`` (summaries saved before ceilings had kinds name the exact
+        best response ``best_response``)."""
         ci = data["ci"]
+        old = data.get("best_response")
         return cls(
             hands=data["hands"],
             sb_per_hand=data["sb_per_hand"],
@@ -58,8 +77,11 @@ class FinalEvaluation:
             std_error=data["std_error"],
             vpip=data["vpip"],
             pfr=data["pfr"],
-            best_response=data.get("best_response"),
+            ceiling=data.get("ceiling", old),
             fraction=data.get("fraction"),
+            estimator=data.get("estimator", "raw"),
+            ceiling_kind=data.get("ceiling_kind", "best response" if old is not None else None),
+            sessions=data.get("sessions", 1),
         )
 
 

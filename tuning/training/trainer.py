@@ -36,7 +36,7 @@ from tqdm import tqdm
 from envs.match import AgentResult, play_match
 from envs.registry import make_agent
 from envs.rules import Action
-from tuning.training.ceiling import best_response_value, fraction_of
+from tuning.training.ceiling import Ceiling, ceiling_of, fraction_of
 from tuning.training.config import TrainConfig
 from tuning.training.curve import CurvePoint, plot_curve, read_curve, write_curve
 from tuning.training.policy import PolicyAgent
@@ -66,22 +66,35 @@ class TrainResult:
     curve: tuple[CurvePoint, ...]
     final: AgentResult
     """The final model's evaluation over ``final_eval_hands`` held-out hands."""
-    best_response: float | None = None
-    """The opponent's best-response value in sb/hand, where known."""
+    evaluation: FinalEvaluation
+    """Its figures as ``summary.json`` keeps them (AIVAT where computed, the ceiling)."""
+    ceiling: Ceiling | None = None
+    """The opponent's best-response value or LBR lower bound in sb/hand, where known."""
 
     @property
     def fraction(self) -> float | None:
-        """The final winnings as a fraction of ``best_response`` (``None`` when unknown)."""
-        return fraction_of(self.final.sb_per_hand, self.best_response)
+        """The final winnings as a fraction of ``ceiling`` (``None`` when unknown)."""
+        value = self.ceiling.value if self.ceiling is not None else None
+        return fraction_of(self.evaluation.sb_per_hand, value)
 
 
 def evaluate_model(
-    model: Any, opponents: tuple[str, ...], *, hands: int, seed: int
+    model: Any,
+    opponents: tuple[str, ...],
+    *,
+    hands: int,
+    seed: int,
+    sessions: int = 1,
+    aivat: bool = False,
 ) -> AgentResult:
     """The policy's duplicate-match result against fresh ``opponents`` on deals of ``seed``
-    (on the batched engine, all deals at once, when every opponent has a batched form)."""
+    in ``sessions`` sessions (on the batched engine, all deals at once, when every opponent
+    has a batched form), with AIVAT estimates when ``aivat``."""
     agents = [PolicyAgent(model), *(make_agent(name) for name in opponents)]
-    return play_match(agents, hands=hands, seed=seed).results[0]
+    estimator = "aivat" if aivat else "raw"
+    return play_match(
+        agents, hands=hands, seed=seed, sessions=sessions, estimator=estimator
+    ).results[0]
 
 
 def train(config: TrainConfig, run_dir: Path, *, progress: bool = False) -> TrainResult:
@@ -142,7 +155,7 @@ class _Run:
         self.segment_seed = int(seed_seq.generate_state(1)[0] >> 1)  # SB3 wants < 2**31
         self.venv: HoldemVecEnv | None = None
         self.model: Any = None
-        self.best_response: float | None = None
+        self.ceiling: Ceiling | None = None
 
     def execute(self) -> TrainResult:
         config = self.config
@@ -150,7 +163,7 @@ class _Run:
         self.venv = HoldemVecEnv(
             config.num_envs, config.opponents, reward_scale=config.reward_scale
         )
-        self.best_response = best_response_value(config.opponents, self.venv.tables.rules)
+        self.ceiling = ceiling_of(config.opponents, self.venv.tables.rules)
         # Counted at once, so that a resumption after an interruption gets fresh table seeds.
         self.state = replace(self.state, segments=self.segment + 1)
         try:
@@ -160,13 +173,11 @@ class _Run:
                 self._learn(done)
             if not self.curve or self.curve[-1].timesteps != self.model.num_timesteps:
                 self._checkpoint()
-            final = evaluate_model(
-                self.model,
-                config.opponents,
-                hands=config.final_eval_hands,
-                seed=config.match_seed,
+            final = self._evaluate(config.final_eval_hands)
+            evaluation = FinalEvaluation.of(
+                final, self.ceiling, sessions=config.eval_sessions(config.final_eval_hands)
             )
-            self.state = replace(self.state, final=FinalEvaluation.of(final, self.best_response))
+            self.state = replace(self.state, final=evaluation)
             self._save_state()
         finally:
             self.venv.close()
@@ -176,7 +187,8 @@ class _Run:
             self._hands(),
             tuple(self.curve),
             final,
-            self.best_response,
+            evaluation,
+            self.ceiling,
         )
 
     def _model(self) -> Any:
@@ -239,17 +251,26 @@ class _Run:
 
     def _checkpoint(self) -> None:
         config = self.config
-        result = evaluate_model(
-            self.model, config.opponents, hands=config.eval_hands, seed=config.match_seed
-        )
+        result = self._evaluate(config.eval_hands)
         point = CurvePoint.from_result(int(self.model.num_timesteps), self._hands(), result)
         self.curve.append(point)
         logger.info("checkpoint %s", point)
         self._save_model()
         write_curve(self.run_dir / CURVE, self.curve)
         title = _title(config)
-        plot_curve(self.run_dir / FIGURE, self.curve, title, self.best_response)
+        plot_curve(self.run_dir / FIGURE, self.curve, title, self.ceiling)
         self._save_state()
+
+    def _evaluate(self, hands: int) -> AgentResult:
+        config = self.config
+        return evaluate_model(
+            self.model,
+            config.opponents,
+            hands=hands,
+            seed=config.match_seed,
+            sessions=config.eval_sessions(hands),
+            aivat=config.eval_aivat,
+        )
 
     def _save_model(self) -> None:
         tmp = self.run_dir / "model.tmp.zip"
