@@ -28,20 +28,38 @@ def test_the_papers_agents_have_lbr_bounds_and_the_bots_exact_values() -> None:
     exact = ceiling_of(["call"], HEADS_UP)
     assert exact is not None and exact.kind is CeilingKind.BEST_RESPONSE and exact.ci is None
     assert set(lbr_bounds(HEADS_UP)) == {"bpp", "bpp-det", "bpp-curves", "rule", "loki", "loki2"}
-    assert ceiling_of(["bpp:results/default"], HEADS_UP) is None  # a file: not looked up
+    tuned = ceiling_of([f"bpp:{ROOT / 'results' / 'default'}"], HEADS_UP)
+    assert tuned is not None and tuned.value == 0.662  # the study's parameters: their bound
+    assert ceiling_of([f"bpp-det:{ROOT / 'results' / 'default'}"], HEADS_UP) is None
     assert ceiling_of(["bpp", "bpp"], Rules(num_seats=3)) is None
     assert lbr_bounds(Rules(num_seats=2, big_bet=6)) == {}  # measured under other rules
+
+
+def test_a_parameter_file_gets_its_bound_only_with_exactly_those_parameters(
+    tmp_path: Path,
+) -> None:
+    tuned = json.loads((ROOT / "results" / "default" / "best_params.json").read_text())["tuned"]
+    plain = tmp_path / "tuned.json"
+    plain.write_text(json.dumps(tuned))
+    assert ceiling_of([f"bpp:{plain}"], HEADS_UP) == ceiling_of(["bpp:results/default"], HEADS_UP)
+    plain.write_text(json.dumps({**tuned, "bluff_rate": 0.1}))
+    assert ceiling_of([f"bpp:{plain}"], HEADS_UP) is None
+    assert ceiling_of([f"bpp:{tmp_path / 'missing.json'}"], HEADS_UP) is None
 
 
 def test_every_shipped_bound_is_the_one_results_report() -> None:
     """The shipped figures and commands are those of results/exploitability.md, section 6."""
     report = (ROOT / "results" / "exploitability.md").read_text(encoding="utf-8")
-    for name, bound in lbr_bounds(HEADS_UP).items():
+    tuned = ceiling_of([f"bpp:{ROOT / 'results' / 'default'}"], HEADS_UP)
+    assert tuned is not None and "lbr-bpp:results/default bpp:results/default " in str(
+        tuned.command
+    )
+    for name, bound in [*lbr_bounds(HEADS_UP).items(), ("tuned", tuned)]:
         assert bound.ci is not None and bound.command is not None
         figure = f"{bound.value:+.3f} [{bound.ci[0]:+.3f}, {bound.ci[1]:+.3f}]"
         assert figure in report, (name, figure)
         assert re.search(re.escape(bound.command) + r"\s", report), bound.command
-        assert f"lbr-{name} {name} " in bound.command
+        assert name == "tuned" or f"lbr-{name} {name} " in bound.command
 
 
 def test_the_curve_draws_the_bound_with_its_interval_and_the_fraction() -> None:
@@ -91,11 +109,11 @@ def test_a_run_against_rule_reports_its_share_of_the_bound(
     run_dir = tmp_path / "rule"
     args = ["train", "--opponents", "rule", "--steps", "64", "--seed", "0", "--quiet"]
     args += ["--run-dir", str(run_dir), "--num-envs", "1", "--eval-hands", "40"]
-    args += ["--final-eval-hands", "1300", "--eval-every", "64", "--batch-size", "64"]
-    args += ["--eval-session-deals", "130"]
+    args += ["--final-eval-hands", "400", "--eval-every", "64", "--batch-size", "64"]
+    args += ["--eval-session-deals", "40"]
     assert main(args) == 0
     out = capsys.readouterr().out
-    assert "1,300 held-out hands in 5 sessions" in out
+    assert "400 held-out hands in 5 sessions" in out
     assert "% of the LBR lower bound +0.694 sb/hand" in out
     final = json.loads((run_dir / "summary.json").read_text())["final"]
     assert final["ceiling_kind"] == "LBR lower bound" and final["sessions"] == 5

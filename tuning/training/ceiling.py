@@ -20,6 +20,7 @@ from importlib import resources
 from typing import Any
 
 from agents.best_response import NAMED_POLICIES, load_table
+from agents.specs import params_data
 from envs.rules import Rules
 
 __all__ = ["Ceiling", "CeilingKind", "best_response_value", "ceiling_of", "fraction_of"]
@@ -77,33 +78,59 @@ def best_response_value(opponents: Sequence[str], rules: Rules) -> float | None:
 
 def ceiling_of(opponents: Sequence[str], rules: Rules) -> Ceiling | None:
     """The exact best response against a card-independent bot, else the shipped LBR bound of
-    the single heads-up opponent ``opponents[0]`` (by registry name, under the rules it was
-    measured with); ``None`` when neither is known (several opponents, a spec with a file,
-    other rules)."""
+    the single heads-up opponent ``opponents[0]`` under the rules it was measured with: a
+    registry name, or a ``NAME:FILE`` spec whose file holds exactly the parameters of a
+    bound (the default study's tuned BPP); ``None`` when neither is known (several
+    opponents, other parameters, other rules)."""
     exact = best_response_value(opponents, rules)
     if exact is not None:
         return Ceiling(exact, CeilingKind.BEST_RESPONSE)
     if len(opponents) != 1:
         return None
-    return lbr_bounds(rules).get(opponents[0])
+    spec = opponents[0]
+    name, colon, path = spec.partition(":")
+    if not colon:
+        return lbr_bounds(rules).get(spec)
+    for params, ceiling in _parameter_bounds(rules, name):
+        try:
+            if params_data(path) == params:
+                return ceiling
+        except ValueError:
+            return None  # the spec's own error is the registry's to raise
+    return None
 
 
 def lbr_bounds(rules: Rules) -> dict[str, Ceiling]:
-    """The shipped LBR bounds by opponent name; empty for rules they were not measured with."""
+    """The shipped LBR bounds of the registry's agents (default parameters) by name; empty
+    for rules they were not measured with."""
+    return {
+        entry["opponent"]: _ceiling(entry) for entry in _entries(rules) if "params" not in entry
+    }
+
+
+def _parameter_bounds(rules: Rules, name: str) -> list[tuple[dict[str, Any], Ceiling]]:
+    """The bounds of agent ``name`` with other parameters (a study's tuned set)."""
+    return [
+        (entry["params"], _ceiling(entry))
+        for entry in _entries(rules)
+        if "params" in entry and entry["opponent"] == name
+    ]
+
+
+def _entries(rules: Rules) -> list[dict[str, Any]]:
     data = _bounds_data()
     measured_with = Rules(**{**data["rules"], "max_bets": tuple(data["rules"]["max_bets"])})
-    if rules != measured_with:
-        return {}
-    return {
-        entry["opponent"]: Ceiling(
-            float(entry["sb_per_hand"]),
-            CeilingKind.LBR_BOUND,
-            (float(entry["ci"][0]), float(entry["ci"][1])),
-            int(data["session_deals"]),
-            str(entry["command"]),
-        )
-        for entry in data["bounds"]
-    }
+    return list(data["bounds"]) if rules == measured_with else []
+
+
+def _ceiling(entry: dict[str, Any]) -> Ceiling:
+    return Ceiling(
+        float(entry["sb_per_hand"]),
+        CeilingKind.LBR_BOUND,
+        (float(entry["ci"][0]), float(entry["ci"][1])),
+        int(_bounds_data()["session_deals"]),
+        str(entry["command"]),
+    )
 
 
 @cache
