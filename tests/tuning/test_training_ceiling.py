@@ -119,3 +119,19 @@ def test_a_run_against_rule_reports_its_share_of_the_bound(
     assert final["ceiling_kind"] == "LBR lower bound" and final["sessions"] == 5
     assert final["fraction"] == pytest.approx(final["sb_per_hand"] / 0.694)
     assert final["estimator"] == "aivat"
+
+
+def test_the_cli_keeps_the_old_protocol_on_request(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run_dir = tmp_path / "old"
+    args = ["train", "--opponents", "call", "--steps", "64", "--seed", "0", "--quiet"]
+    args += ["--run-dir", str(run_dir), "--num-envs", "1", "--eval-hands", "40"]
+    args += ["--final-eval-hands", "400", "--eval-every", "64", "--batch-size", "64"]
+    assert main([*args, "--eval-session-deals", "all", "--raw-eval"]) == 0
+    assert "400 held-out hands in 1 session: " in capsys.readouterr().out
+    config = TrainConfig.load(run_dir / "config.json")
+    assert config.eval_session_deals is None and not config.eval_aivat
+    assert read_curve(run_dir / "curve.csv")[-1].estimator == "raw"
+    assert main([*args, "--eval-session-deals", "some"]) == 2
+    assert "expected a whole number" in capsys.readouterr().err

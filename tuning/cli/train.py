@@ -67,9 +67,11 @@ def add_parser(sub: Any) -> None:
     train.add_argument("--final-eval-hands", type=positive_int, help="hands of the final match")
     train.add_argument(
         "--eval-session-deals",
-        type=positive_int,
+        type=_session_deals,
+        metavar="DEALS",
         help="deals per seating of an evaluation session (learning opponents start each "
-        "fresh; default 600, as the LBR bounds)",
+        "fresh; default 600, as the LBR bounds), or 'all' for one session per evaluation "
+        "(the protocol of runs made before this option)",
     )
     train.add_argument(
         "--raw-eval",
@@ -84,6 +86,14 @@ def add_parser(sub: Any) -> None:
     train.add_argument("--fold-bias", type=float, help="added to the fresh policy's fold logit")
     train.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
     train.set_defaults(command=run, parser=train)
+
+
+ALL_DEALS = "all"
+"""``--eval-session-deals all``: each evaluation is one session."""
+
+
+def _session_deals(text: str) -> int | str:
+    return ALL_DEALS if text == ALL_DEALS else positive_int(text)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -115,6 +125,8 @@ def run(args: argparse.Namespace) -> int:
             given = {
                 name: getattr(args, name) for name in _SETTINGS if getattr(args, name) is not None
             }
+            if given.get("eval_session_deals") == ALL_DEALS:
+                given["eval_session_deals"] = None
             config = TrainConfig(
                 opponents=tuple(args.opponents), steps=args.steps, seed=args.seed, **given
             )
@@ -131,7 +143,8 @@ def run(args: argparse.Namespace) -> int:
     estimate = " (AIVAT)" if final.estimator == "aivat" else ""
     sys.stdout.write(
         f"{result.run_dir}: {result.timesteps:,} steps, {result.hands:,} training hands; "
-        f"final {final.hands:,} held-out hands in {final.sessions:,} sessions: "
+        f"final {final.hands:,} held-out hands in {final.sessions:,} "
+        f"session{'s' if final.sessions != 1 else ''}: "
         f"{final.sb_per_hand:+.3f} sb/hand{estimate}, 95% CI {ci}{ceiling}\n"
     )
     note = rounding_note(config.steps, result.timesteps, config.n_steps, config.num_envs)
