@@ -31,7 +31,7 @@ import numpy.typing as npt
 from agents.jit import kernel
 from envs import _evaluator_tables as _t
 
-__all__ = ["holding_values"]
+__all__ = ["board_arrays", "holding_values"]
 
 _SIZE = _t.NUM_RANKS + 2
 """Fenwick tree and histogram size: ranks 0..NUM_RANKS, shifted by one."""
@@ -149,8 +149,12 @@ def _rises(m: int, ranks: Int64s, weights: Array, finals: Int16s) -> Array:
 
 
 @kernel
-def _shared(m: int, matrix: Int64s, wmatrix: Array, finals: Int16s, rises: Array) -> None:
-    """Take off ``rises`` the holdings o through a card of h (o = {i, k}, h = {i, j})."""
+def _removal(m: int, matrix: Int64s, finals: Int16s) -> Int16s:
+    """``removal[i, j, k]``: twice the share of the holding o = {i, k} in the rises of
+    h = {i, j} (ahead + tied / 2 over the next cards where o is tied now, ahead / 2 where h
+    is tied with it now, 0 where o is behind now or meets h); the counts do not depend on
+    the weights, so a board's are counted once."""
+    removal = np.zeros((m, m, m), dtype=np.int16)
     for i in range(m):
         for j in range(m):
             if j == i:
@@ -170,49 +174,94 @@ def _shared(m: int, matrix: Int64s, wmatrix: Array, finals: Int16s, rises: Array
                 ahead -= 1  # z = k: o's sentinel counted as beaten
                 level -= 1  # z = i: both sentinels counted as tied
                 if matrix[i, k] > now:
-                    rises[h] -= wmatrix[i, k] * (ahead + 0.5 * level)
+                    removal[i, j, k] = 2 * ahead + level
                 else:
-                    rises[h] -= wmatrix[i, k] * 0.5 * ahead
+                    removal[i, j, k] = ahead
+    return removal
 
 
 @kernel
-def holding_values(
-    m: int,
-    slots: Int64s,
-    pair_ranks: Int16s,
-    triple_ranks: Int16s,
-    field: Array,
-    pair_index: Int64s,
-    hs1_out: Array,
-    ppot_out: Array,
-) -> None:
-    """HS1 and PPOT1 (0 on the river) of every holding against ``field``.
+def _shared(m: int, wmatrix: Array, removal: Int16s, rises: Array) -> None:
+    """Take off ``rises`` the holdings o through a card of h (o = {i, k}, h = {i, j})."""
+    for i in range(m):
+        for j in range(m):
+            if j == i:
+                continue
+            h = max(i, j) * (max(i, j) - 1) // 2 + min(i, j)
+            share = removal[i, j]
+            total = rises[h]
+            for k in range(m):
+                total -= wmatrix[i, k] * (0.5 * share[k])
+            rises[h] = total
+
+
+@kernel
+def board_arrays(
+    m: int, slots: Int64s, pair_ranks: Int16s, triple_ranks: Int16s, pair_index: Int64s
+) -> tuple[Int64s, Int64s, Int64s, Int16s, Int16s]:
+    """What ``holding_values`` reads of one board, whatever the field: the slot pairs' ranks
+    and holdings (colex), the ``m x m`` matrix of pair ranks (-1 on the diagonal), the final
+    ranks of the pairs with each next card (``_finals``) and the card-removal counts
+    (``_removal``); the last two empty on the river.
 
     Args:
         m: Cards off the board (49, 48 or 47), ``slots[:m]`` ascending.
         slots: The off-board cards (``board_subset_ranks``).
         pair_ranks: Ranks of the slot pairs with the board, colex.
         triple_ranks: Ranks of the slot triples with the board (colex), read when m > 47.
+        pair_index: ``agents.strength.holdings.PAIR_INDEX``.
+    """
+    pairs = m * (m - 1) // 2
+    ranks = np.empty(pairs, dtype=np.int64)
+    holding = np.empty(pairs, dtype=np.int64)
+    matrix = np.full((m, m), -1, dtype=np.int64)  # the diagonal: below every rank, weight 0
+    p = 0
+    for j in range(1, m):
+        for i in range(j):
+            ranks[p], holding[p] = pair_ranks[p], pair_index[slots[i], slots[j]]
+            matrix[i, j] = matrix[j, i] = pair_ranks[p]
+            p += 1
+    if m > 47:
+        finals = np.empty((pairs, m), dtype=np.int16)
+        _finals(m, triple_ranks, finals)
+        removal = _removal(m, matrix, finals)
+    else:
+        finals = np.empty((0, m), dtype=np.int16)
+        removal = np.empty((0, 0, 0), dtype=np.int16)
+    return ranks, holding, matrix, finals, removal
+
+
+@kernel
+def holding_values(
+    m: int,
+    ranks: Int64s,
+    holding: Int64s,
+    matrix: Int64s,
+    finals: Int16s,
+    removal: Int16s,
+    field: Array,
+    hs1_out: Array,
+    ppot_out: Array,
+) -> None:
+    """HS1 and PPOT1 (0 on the river) of every holding against ``field``.
+
+    Args:
+        m: Cards off the board (49, 48 or 47).
+        ranks, holding, matrix, finals, removal: The board's arrays (``board_arrays``).
         field: ``(1326,)`` non-negative weights of the opponent's holdings (Loki's field
             array); each holding's live weight must be positive.
-        pair_index: ``agents.strength.holdings.PAIR_INDEX``.
         hs1_out: ``(1326,)`` HS1 of each holding; NaN where it meets the board.
         ppot_out: ``(1326,)`` PPOT1 ("tied/2" denominators, Papp 1998 section 5.3); NaN where
             the holding meets the board.
     """
     pairs = m * (m - 1) // 2
-    ranks = np.empty(pairs, dtype=np.int64)
     weights = np.empty(pairs)
-    holding = np.empty(pairs, dtype=np.int64)
-    matrix = np.full((m, m), -1, dtype=np.int64)  # the diagonal: below every rank, weight 0
     wmatrix = np.zeros((m, m))
     p = 0
     for j in range(1, m):
         for i in range(j):
-            h = pair_index[slots[i], slots[j]]
-            ranks[p], weights[p], holding[p] = pair_ranks[p], field[h], h
-            matrix[i, j] = matrix[j, i] = pair_ranks[p]
-            wmatrix[i, j] = wmatrix[j, i] = field[h]
+            weights[p] = field[holding[p]]
+            wmatrix[i, j] = wmatrix[j, i] = weights[p]
             p += 1
     below, tied, live = _strength(m, ranks, weights, matrix, wmatrix)
     hs1_out[:] = np.nan
@@ -221,10 +270,8 @@ def holding_values(
         hs1_out[holding[p]] = (below[p] + 0.5 * tied[p]) / live[p]
         ppot_out[holding[p]] = 0.0
     if m > 47:
-        finals = np.empty((pairs, m), dtype=np.int16)
-        _finals(m, triple_ranks, finals)
         rises = _rises(m, ranks, weights, finals)
-        _shared(m, matrix, wmatrix, finals, rises)
+        _shared(m, wmatrix, removal, rises)
         completions = m - 4
         for p in range(pairs):
             behind = live[p] - below[p] - tied[p]

@@ -35,16 +35,15 @@ a decision depends on its probabilities at the earlier ones.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
 from agents.base import certain
 from agents.lbr.agent import LocalBestResponse
-from agents.lbr.loki_kernels import holding_values
+from agents.lbr.loki_kernels import board_arrays, holding_values
 from agents.loki.action_contexts import replay
 from agents.loki.agent import Loki, Loki2, loki_moderate, loki_som, loki_tight
 from agents.loki.opponents import OpponentModels, later_bets
@@ -67,6 +66,9 @@ from envs.events import Acted
 from envs.rules import Action, Street
 from envs.view import PlayerView
 
+if TYPE_CHECKING:
+    from agents.lbr.batched_loki_range import BatchedShadowLoki
+
 __all__ = [
     "ShadowLoki",
     "board_values",
@@ -81,16 +83,16 @@ __all__ = [
 Floats = npt.NDArray[np.float64]
 Index = npt.NDArray[np.intp]
 History = tuple[Acted, ...]
+_KEPT_BOARDS = 6
+"""Boards kept from hand to hand (a duplicate match deals each board twice)."""
 
 
 @dataclass(frozen=True)
 class _Board:
-    """One board's ranks (for ``holding_values``) and re-weighting values."""
+    """One board's arrays for ``holding_values`` (``board_arrays``) and re-weighting values."""
 
     m: int
-    slots: npt.NDArray[np.int64]
-    pairs: npt.NDArray[np.int16]
-    triples: npt.NDArray[np.int16]
+    arrays: tuple[npt.NDArray[Any], ...]
     hs1: Floats
     ppotc: Floats
 
@@ -114,7 +116,7 @@ def _ranks(board: tuple[int, ...]) -> _Board:
         c.rank_keys, c.offs, c.look, c.flush, slots, pairs, triples,
     )  # fmt: skip
     hs1, ppotc = board_values(board)
-    return _Board(m, slots, pairs, triples, hs1, ppotc)
+    return _Board(m, board_arrays(m, slots, pairs, triples, PAIR_INDEX), hs1, ppotc)
 
 
 def loki_holding_values(
@@ -133,7 +135,7 @@ def loki_holding_values(
         raise ValueError("field must be 1,326 finite non-negative weights")
     b = ranks if ranks is not None else _ranks(board)
     hs1, ppot = np.empty(NUM_HOLDINGS), np.empty(NUM_HOLDINGS)
-    holding_values(b.m, b.slots, b.pairs, b.triples, weights, PAIR_INDEX, hs1, ppot)
+    holding_values(b.m, *b.arrays, weights, hs1, ppot)
     return hs1, ppot
 
 
@@ -167,13 +169,16 @@ class ShadowLoki:
 
     # ------------------------------------------------------------------ RangePolicy
 
-    def batched(self, num_tables: int) -> None:
-        """No batched form yet: the local best response to Loki plays on the scalar engine."""
-        return None
+    def batched(self, num_tables: int) -> BatchedShadowLoki:
+        """``BatchedShadowLoki``: a fresh shadow of a fresh copy of the agent per table."""
+        from agents.lbr.batched_loki_range import BatchedShadowLoki
+
+        return BatchedShadowLoki([ShadowLoki(self.agent.spawn()) for _ in range(num_tables)])
 
     def table_bytes(self, num_seats: int) -> int:
-        """No batched form: nothing per table."""
-        return 0
+        """A shadow's boards at most (two hands' kept, the current hand's three): 410 KB each,
+        mostly the card-removal counts (``board_arrays``)."""
+        return (_KEPT_BOARDS + 3) * 410_000
 
     def probabilities(self, view: PlayerView, holdings: Index, *, probe: bool = False) -> Floats:
         """``(len(holdings), 3)``: Loki's probabilities at ``view`` with each holding, given
@@ -181,8 +186,12 @@ class ShadowLoki:
         key = (view.hand_id, view.button, view.seat)
         if key != self._hand:
             self._new_hand(key)
-        preflop = view.street == Street.PREFLOP
-        result = self._preflop(view) if preflop else self._postflop(view)
+        history = tuple(view.actions)
+        result = self._answers.get(history)
+        if result is None:  # a probed raise is asked again when it is made
+            preflop = view.street == Street.PREFLOP
+            result = self._preflop(view) if preflop else self._postflop(view)
+            self._answers[history] = result
         return result[holdings]
 
     def observe(self, view: PlayerView) -> None:
@@ -207,9 +216,11 @@ class ShadowLoki:
         self._hand = key
         self._models.start_hand()
         self._fields: dict[History, Floats] = {}
+        self._replayed: tuple[History, OpponentModels] = ((), self._models)
+        self._answers: dict[History, Floats] = {}
         self._decided: dict[History, _Decided] = {}
         self._strategies: dict[History, npt.NDArray[np.int64]] = {}
-        if len(self._boards) > 8:
+        if len(self._boards) > _KEPT_BOARDS:
             self._boards.clear()
 
     def _board(self, board: tuple[int, ...]) -> _Board:
@@ -223,15 +234,21 @@ class ShadowLoki:
         return board.hs1, board.ppotc
 
     def _field(self, view: PlayerView) -> Floats:
-        """Loki's field array at ``view``: its models replayed through the hand's actions."""
+        """Loki's field array at ``view``: its models replayed through the hand's actions
+        (from the models of the last history asked when this one extends it)."""
         history = tuple(view.actions)
         field = self._fields.get(history)
         if field is None:
-            models = copy.deepcopy(self._models)
+            known, models = self._replayed
+            start = len(known)
+            if history[:start] != known:
+                start, models = 0, self._models
+            models = models.copy()
             self._street_board = view.board
-            for decision in replay(view):
+            for decision in replay(view, start):
                 if decision.seat != view.seat:
                     models.learn(decision, self._values, view.rules)
+            self._replayed = (history, models)
             opponents = [s for s in view.active_seats if s != view.seat]
             field = self._fields[history] = np.array(models.field(opponents))
         return field
