@@ -15,12 +15,13 @@ are counted in rank order, card removal corrected:
   exactly HP[behind][ahead] + HP[behind][tied]/2 + HP[tied][ahead]/2). Per z, the holdings
   are swept from the best now-rank down with a Fenwick tree over the final ranks of the
   holdings already passed (the ones ahead of h now), then the holdings through h's cards are
-  taken off by direct counting over z (contiguous, in SIMD lanes). Its denominator is
+  taken off with their counts over z, which do not depend on the weights: ``board_arrays``
+  counts them once per board (contiguous, in SIMD lanes). Its denominator is
   ``(m - 4) (W_behind + W_tied / 2)`` (every pair has ``m - 4`` completions).
 
 The sums are not added in the scalar route's order, so values agree with it to about 1e-15,
-not to the last bit. The function is plain arrays in, arrays out (one board, one field), so a
-batched local best response can call it per table.
+not to the last bit. The functions are plain arrays in, arrays out: ``board_arrays`` once per
+board, then ``holding_values`` once per field.
 """
 
 from __future__ import annotations

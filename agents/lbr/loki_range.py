@@ -43,7 +43,7 @@ import numpy.typing as npt
 
 from agents.base import certain
 from agents.lbr.agent import LocalBestResponse
-from agents.lbr.loki_kernels import board_arrays, holding_values
+from agents.lbr.loki_boards import LokiBoard, loki_board, loki_holding_values
 from agents.loki.action_contexts import replay
 from agents.loki.agent import Loki, Loki2, loki_moderate, loki_som, loki_tight
 from agents.loki.opponents import OpponentModels, later_bets
@@ -56,28 +56,22 @@ from agents.loki.preflop import (
     small_blind_seat,
 )
 from agents.loki.triples import decide
-from agents.strength.board_kernels import board_subset_ranks
-from agents.strength.holdings import NUM_HOLDINGS, PAIR_INDEX
+from agents.strength.holdings import NUM_HOLDINGS
 from agents.strength.income_rate import load_income_rates
-from agents.strength.street import street_tables
-from agents.strength.street_constants import kernel_constants
-from agents.strength.street_kernels import MOST_PAIRS, MOST_TRIPLES
 from envs.events import Acted
 from envs.rules import Action, Street
 from envs.view import PlayerView
 
 if TYPE_CHECKING:
-    from agents.lbr.batched_loki_range import BatchedShadowLoki
+    from agents.lbr.per_table_ranges import PerTableRanges
 
 __all__ = [
     "ShadowLoki",
-    "board_values",
     "lbr_loki",
     "lbr_loki2",
     "lbr_loki_moderate",
     "lbr_loki_som",
     "lbr_loki_tight",
-    "loki_holding_values",
 ]
 
 Floats = npt.NDArray[np.float64]
@@ -85,58 +79,6 @@ Index = npt.NDArray[np.intp]
 History = tuple[Acted, ...]
 _KEPT_BOARDS = 6
 """Boards kept from hand to hand (a duplicate match deals each board twice)."""
-
-
-@dataclass(frozen=True)
-class _Board:
-    """One board's arrays for ``holding_values`` (``board_arrays``) and re-weighting values."""
-
-    m: int
-    arrays: tuple[npt.NDArray[Any], ...]
-    hs1: Floats
-    ppotc: Floats
-
-
-def board_values(board: tuple[int, ...]) -> tuple[Floats, Floats]:
-    """HS1 and PPOTc of every holding on ``board`` as Loki's re-weighting reads them: from
-    ``street_tables`` with any hand off the board (the values do not depend on it)."""
-    spare = [c for c in range(52) if c not in board][:2]
-    padded = np.array([[*board, *(0,) * (5 - len(board))]])
-    tables = street_tables(np.array([spare]), padded, np.array([len(board)]))
-    return tables.hs1[0], tables.ppotc[0]
-
-
-def _ranks(board: tuple[int, ...]) -> _Board:
-    slots = np.empty(52, dtype=np.int64)
-    pairs = np.empty(MOST_PAIRS, dtype=np.int16)
-    triples = np.empty(MOST_TRIPLES if len(board) < 5 else 1, dtype=np.int16)
-    c = kernel_constants()
-    m = board_subset_ranks(
-        np.array(board, dtype=np.int64), len(board), c.card_keys, c.flush_keys,
-        c.rank_keys, c.offs, c.look, c.flush, slots, pairs, triples,
-    )  # fmt: skip
-    hs1, ppotc = board_values(board)
-    return _Board(m, board_arrays(m, slots, pairs, triples, PAIR_INDEX), hs1, ppotc)
-
-
-def loki_holding_values(
-    board: tuple[int, ...], field: Floats, *, ranks: _Board | None = None
-) -> tuple[Floats, Floats]:
-    """``(HS1, PPOT1)`` of every holding (NaN where it meets the board, PPOT1 0 on the
-    river) against the field weights ``field`` (1,326 non-negative values).
-
-    Raises:
-        ValueError: on a board of other than 3 to 5 distinct cards, or a bad field.
-    """
-    if not 3 <= len(board) <= 5 or len(set(board)) != len(board):
-        raise ValueError(f"board must be 3 to 5 distinct cards, got {board!r}")
-    weights = np.ascontiguousarray(field, dtype=np.float64)
-    if weights.shape != (NUM_HOLDINGS,) or not np.all(np.isfinite(weights) & (weights >= 0)):
-        raise ValueError("field must be 1,326 finite non-negative weights")
-    b = ranks if ranks is not None else _ranks(board)
-    hs1, ppot = np.empty(NUM_HOLDINGS), np.empty(NUM_HOLDINGS)
-    holding_values(b.m, *b.arrays, weights, hs1, ppot)
-    return hs1, ppot
 
 
 @dataclass(frozen=True)
@@ -164,16 +106,16 @@ class ShadowLoki:
         self._thresholds = agent.thresholds()
         self._models = OpponentModels(agent.params, self._thresholds)
         self._street_board: tuple[int, ...] = ()
-        self._boards: dict[tuple[int, ...], _Board] = {}
+        self._boards: dict[tuple[int, ...], LokiBoard] = {}
         self._new_hand(None)
 
     # ------------------------------------------------------------------ RangePolicy
 
-    def batched(self, num_tables: int) -> BatchedShadowLoki:
-        """``BatchedShadowLoki``: a fresh shadow of a fresh copy of the agent per table."""
-        from agents.lbr.batched_loki_range import BatchedShadowLoki
+    def batched(self, num_tables: int) -> PerTableRanges:
+        """``PerTableRanges`` of a fresh shadow of a fresh copy of the agent per table."""
+        from agents.lbr.per_table_ranges import PerTableRanges
 
-        return BatchedShadowLoki([ShadowLoki(self.agent.spawn()) for _ in range(num_tables)])
+        return PerTableRanges([ShadowLoki(self.agent.spawn()) for _ in range(num_tables)])
 
     def table_bytes(self, num_seats: int) -> int:
         """A shadow's boards at most (two hands' kept, the current hand's three): 410 KB each,
@@ -223,10 +165,10 @@ class ShadowLoki:
         if len(self._boards) > _KEPT_BOARDS:
             self._boards.clear()
 
-    def _board(self, board: tuple[int, ...]) -> _Board:
+    def _board(self, board: tuple[int, ...]) -> LokiBoard:
         ranks = self._boards.get(board)
         if ranks is None:
-            ranks = self._boards[board] = _ranks(board)
+            ranks = self._boards[board] = loki_board(board)
         return ranks
 
     def _values(self, street: Street) -> tuple[Floats, Floats]:

@@ -42,7 +42,8 @@ class ActionFrequencies:
     def copy(self) -> ActionFrequencies:
         """An independent copy (its own counts)."""
         twin = ActionFrequencies.__new__(ActionFrequencies)
-        twin._params, twin._defaults, twin.counts = self._params, self._defaults, self.counts.copy()
+        twin._params, twin._defaults = self._params, self._defaults
+        twin.counts = self.counts.copy()
         return twin
 
     def observe(self, street: Street, bets_to_call: int, action: Action) -> None:

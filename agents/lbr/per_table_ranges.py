@@ -1,14 +1,13 @@
-"""The Loki family's probabilities at every holding of many tables: a ``ShadowLoki`` per table.
+"""A scalar range policy per table, as a batched one: the Loki family's batched form.
 
-``BatchedShadowLoki`` is the batched range policy (``agents.lbr.batched_ranges``) of ``loki``,
-``loki2``, ``loki-tight``, ``loki-moderate`` and ``loki-som``, for the batched local best
-response (Lisy and Bowling 2017, section "Local Best Response"). Each table keeps the scalar
-``agents.lbr.loki_range.ShadowLoki`` (Loki's models of the LBR seat, replayed per public
-history; each holding's pre-flop strategy, semi-bluff and Loki-2 draw), asked on the table's
-row rebuilt as the ``PlayerView`` the opponent had there, so that the batched and the scalar
-local best responses read the very same numbers. Per decision nearly all the time is the
-compiled all-holdings call (``agents.lbr.loki_kernels.holding_values``), which no batching
-shares: every table has its own board and field.
+``PerTableRanges`` is a batched range policy (``agents.lbr.batched_ranges``) made of one scalar
+``RangePolicy`` (``agents.lbr.range_policy``) per table, each asked on its row rebuilt as the
+``PlayerView`` the opponent had there, so that the batched and the scalar local best responses
+(Lisy and Bowling 2017, section "Local Best Response") read the very same numbers. It is the
+batched form of ``agents.lbr.loki_range.ShadowLoki`` (``loki``, ``loki2``, ``loki-tight``,
+``loki-moderate``, ``loki-som``): there nearly all the time of a decision is the compiled
+all-holdings call (``agents.lbr.loki_kernels.holding_values``), which no batching shares,
+since every table has its own board and field.
 """
 
 from __future__ import annotations
@@ -19,45 +18,45 @@ import numpy as np
 import numpy.typing as npt
 
 from agents.lbr.batched_ranges import RangeAnswer
-from agents.lbr.loki_range import ShadowLoki
+from agents.lbr.range_policy import RangePolicy
 from agents.strength.holdings import NUM_HOLDINGS
 from envs.batched.views import DecisionBatch, HandEndBatch
 from envs.events import Acted
 from envs.rules import Action, Rules, Street
 from envs.view import PlayerView
 
-__all__ = ["BatchedShadowLoki"]
+__all__ = ["PerTableRanges", "decision_views", "end_views"]
 
 Index = npt.NDArray[np.intp]
 _ALL: Index = np.arange(NUM_HOLDINGS, dtype=np.intp)
 _ALL.flags.writeable = False
 
 
-class BatchedShadowLoki:
-    """One ``ShadowLoki`` per table of a batched local best response (see the module).
+class PerTableRanges:
+    """One scalar range policy per table of a batched local best response (see the module).
 
     Args:
-        shadows: A fresh ``ShadowLoki`` per table, each following the opponent's settings;
-            this object owns them.
+        shadows: A fresh policy per table (e.g. ``ShadowLoki``), each following the
+            opponent's settings; this object owns them.
 
     Raises:
-        ValueError: without shadows, or when they follow agents of different names.
+        ValueError: without policies, or when they follow opponents of different names.
     """
 
-    def __init__(self, shadows: Sequence[ShadowLoki]) -> None:
+    def __init__(self, shadows: Sequence[RangePolicy]) -> None:
         if not shadows or len({shadow.name for shadow in shadows}) != 1:
-            raise ValueError("one ShadowLoki per table, all of the same opponent, is needed")
+            raise ValueError("one range policy per table, all of the same opponent, is needed")
         self.shadows = list(shadows)
         self.name = shadows[0].name
         self.memoryless = all(shadow.memoryless for shadow in shadows)
 
     def start_tables(self, tables: Index, seats: Index) -> None:
-        """A new match at ``tables``: their shadows forget the opponent's learning."""
+        """A new match at ``tables``: their policies forget the opponent's learning."""
         for table in np.asarray(tables, dtype=np.intp).tolist():
             self.shadows[table].forget()
 
     def probabilities(self, batch: DecisionBatch, *, probe: bool) -> RangeAnswer:
-        """Each table's shadow on the opponent's view of its row, for every holding."""
+        """Each table's policy on the opponent's view of its row, for every holding."""
         k = len(batch.tables)
         rows = np.empty((k, NUM_HOLDINGS, 3))
         for i, view in enumerate(decision_views(batch)):
@@ -66,7 +65,7 @@ class BatchedShadowLoki:
         return RangeAnswer(rows, np.broadcast_to(_ALL, (k, NUM_HOLDINGS)))
 
     def observe_ends(self, batch: HandEndBatch) -> None:
-        """Tell each table's shadow its hand's end as the opponent saw it."""
+        """Tell each table's policy its hand's end as the opponent saw it."""
         for i, view in enumerate(end_views(batch)):
             self.shadows[int(batch.tables[i])].observe(view)
 
@@ -176,7 +175,9 @@ def end_views(batch: HandEndBatch) -> list[PlayerView]:
                 blinds=tuple(blinds),
                 bets=tuple(bets),
                 contributions=tuple(contributions),
-                stacks=tuple(s - c for s, c in zip(rules.starting_stacks, contributions)),
+                stacks=tuple(
+                    s - c for s, c in zip(rules.starting_stacks, contributions, strict=True)
+                ),
                 folded=tuple(folded),
                 num_bets=num_bets,
                 to_call=0,
