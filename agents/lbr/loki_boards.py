@@ -2,7 +2,8 @@
 
 ``loki_board`` computes, once per board, what ``agents.lbr.loki_kernels.holding_values`` reads
 whatever the field (the board's ranks, the final ranks with one more card, the card-removal
-counts) and the HS1 and PPOTc with which Loki re-weights (Papp 1998 section 7.2.3);
+counts); ``board_values`` the HS1 and PPOTc with which Loki re-weights (Papp 1998 section
+7.2.3);
 ``loki_holding_values`` gives HS1 and PPOT1 of all 1,326 holdings against a field (Papp 1998
 sections 5.2, 5.3 and 7.3) for the local best response's ``agents.lbr.loki_range.ShadowLoki``.
 """
@@ -30,16 +31,12 @@ Int64s = npt.NDArray[np.int64]
 
 @dataclass(frozen=True)
 class LokiBoard:
-    """One board's arrays for ``holding_values`` (``board_arrays``) and re-weighting values."""
+    """One board's arrays for ``holding_values`` (``board_arrays``)."""
 
     m: int
     """Cards off the board (``board_subset_ranks``)."""
-    arrays: tuple[Int64s, Int64s, Int64s, Int16s, Int16s]
+    arrays: tuple[Int64s, Int64s, Int64s, Int64s, Int64s, Int16s, Int16s]
     """What ``holding_values`` reads of the board (``board_arrays``)."""
-    hs1: Floats
-    """HS1 of every holding as its owner sees the board (``board_values``)."""
-    ppotc: Floats
-    """PPOTc of every holding (``board_values``)."""
 
 
 def board_values(board: tuple[int, ...]) -> tuple[Floats, Floats]:
@@ -61,8 +58,7 @@ def loki_board(board: tuple[int, ...]) -> LokiBoard:
         np.array(board, dtype=np.int64), len(board), c.card_keys, c.flush_keys,
         c.rank_keys, c.offs, c.look, c.flush, slots, pairs, triples,
     )  # fmt: skip
-    hs1, ppotc = board_values(board)
-    return LokiBoard(m, board_arrays(m, slots, pairs, triples, PAIR_INDEX), hs1, ppotc)
+    return LokiBoard(m, board_arrays(m, slots, pairs, triples, PAIR_INDEX))
 
 
 def loki_holding_values(

@@ -45,7 +45,8 @@ Int64s = npt.NDArray[np.int64]
 @kernel
 def _add(tree: Array, rank: int, weight: float) -> None:
     i = rank + 1
-    while i < _SIZE:
+    size = len(tree)
+    while i < size:
         tree[i] += weight
         i += i & -i
 
@@ -113,40 +114,63 @@ def _strength(
 
 
 @kernel
-def _rises(m: int, ranks: Int64s, weights: Array, finals: Int16s) -> Array:
+def _rises(order: Int64s, ends: Int64s, weights: Array, sweep: Int16s) -> Array:
     """Per slot pair h: sum over next cards and holdings of ``w max(0, s_final - s_now)``,
-    card removal not yet corrected (the sweep over now-ranks with a Fenwick tree)."""
-    pairs = m * (m - 1) // 2
-    order = np.argsort(-ranks, kind="mergesort")
-    tree = np.zeros(_SIZE)
+    card removal not yet corrected: per next card the pairs are swept from the best now-rank
+    down (``order``; ``ends[q]`` ends the group of ties that starts at q) with a Fenwick tree
+    over their final ranks (``sweep``, in sweep order, ``_dense``)."""
+    pairs = len(order)
+    swept = weights[order]
+    tree = np.zeros(pairs + 2)
+    point = np.zeros(pairs + 2)  # the weight added at each final rank
     less = np.empty(pairs)
-    upto = np.empty(pairs)
-    rises = np.zeros(pairs)
-    for z in range(m):
+    risen = np.zeros(pairs)
+    for z in range(sweep.shape[0]):
         tree[:] = 0.0
+        point[:] = 0.0
+        finals = sweep[z]
         start = 0
         while start < pairs:
-            end = start + 1
-            while end < pairs and ranks[order[end]] == ranks[order[start]]:
-                end += 1
+            end = ends[start]
             for q in range(start, end):  # the holdings ahead now: beaten or tied finally
-                p = order[q]
-                final = finals[p, z]
+                final = finals[q]
                 if final >= 0:
-                    less[p] = _below(tree, final)
-                    upto[p] = _below(tree, final + 1)
+                    less[q] = _below(tree, final)
+                    risen[q] += less[q] + 0.5 * point[final]
             for q in range(start, end):
-                p = order[q]
-                if finals[p, z] >= 0:
-                    _add(tree, finals[p, z], weights[p])
-            for q in range(start, end):  # with them, the holdings tied now
-                p = order[q]
-                final = finals[p, z]
+                final = finals[q]
                 if final >= 0:
-                    tied_below = _below(tree, final) - less[p]
-                    rises[p] += less[p] + 0.5 * (upto[p] - less[p]) + 0.5 * tied_below
+                    _add(tree, final, swept[q])
+                    point[final] += swept[q]
+            for q in range(start, end):  # with them, the holdings tied now
+                final = finals[q]
+                if final >= 0:
+                    risen[q] += 0.5 * (_below(tree, final) - less[q])
             start = end
+    rises = np.empty(pairs)
+    rises[order] = risen
     return rises
+
+
+@kernel
+def _dense(finals: Int16s) -> None:
+    """Replace each next card's final ranks by their order among that card's (ties kept, -1
+    kept), so that the Fenwick tree of ``_rises`` spans the pairs, not all 7,462 ranks."""
+    pairs, m = finals.shape
+    below = np.zeros(_SIZE, dtype=np.int32)
+    for z in range(m):
+        below[:] = 0
+        for p in range(pairs):
+            if finals[p, z] >= 0:
+                below[finals[p, z]] = 1
+        running = 0
+        for r in range(_SIZE):
+            present = below[r]
+            below[r] = running
+            running += present
+        for p in range(pairs):
+            if finals[p, z] >= 0:
+                finals[p, z] = below[finals[p, z]]
 
 
 @kernel
@@ -199,11 +223,12 @@ def _shared(m: int, wmatrix: Array, removal: Int16s, rises: Array) -> None:
 @kernel
 def board_arrays(
     m: int, slots: Int64s, pair_ranks: Int16s, triple_ranks: Int16s, pair_index: Int64s
-) -> tuple[Int64s, Int64s, Int64s, Int16s, Int16s]:
+) -> tuple[Int64s, Int64s, Int64s, Int64s, Int64s, Int16s, Int16s]:
     """What ``holding_values`` reads of one board, whatever the field: the slot pairs' ranks
-    and holdings (colex), the ``m x m`` matrix of pair ranks (-1 on the diagonal), the final
-    ranks of the pairs with each next card (``_finals``) and the card-removal counts
-    (``_removal``); the last two empty on the river.
+    and holdings (colex), the pairs from the best rank down and where each group of ties
+    ends, the ``m x m`` matrix of pair ranks (-1 on the diagonal), the order of the pairs'
+    final ranks with each next card (``(m, pairs)`` in sweep order: ``_finals``, ``_dense``)
+    and the card-removal counts (``_removal``); the last two empty on the river.
 
     Args:
         m: Cards off the board (49, 48 or 47), ``slots[:m]`` ascending.
@@ -222,14 +247,23 @@ def board_arrays(
             ranks[p], holding[p] = pair_ranks[p], pair_index[slots[i], slots[j]]
             matrix[i, j] = matrix[j, i] = pair_ranks[p]
             p += 1
+    order = np.argsort(-ranks, kind="mergesort")
+    ends = np.empty(pairs, dtype=np.int64)
+    end = pairs
+    for q in range(pairs - 1, -1, -1):
+        if q < pairs - 1 and ranks[order[q]] != ranks[order[q + 1]]:
+            end = q + 1
+        ends[q] = end
     if m > 47:
         finals = np.empty((pairs, m), dtype=np.int16)
         _finals(m, triple_ranks, finals)
+        _dense(finals)
         removal = _removal(m, matrix, finals)
+        sweep = np.ascontiguousarray(finals[order].T)
     else:
-        finals = np.empty((0, m), dtype=np.int16)
+        sweep = np.empty((0, pairs), dtype=np.int16)
         removal = np.empty((0, 0, 0), dtype=np.int16)
-    return ranks, holding, matrix, finals, removal
+    return ranks, holding, order, ends, matrix, sweep, removal
 
 
 @kernel
@@ -237,8 +271,10 @@ def holding_values(
     m: int,
     ranks: Int64s,
     holding: Int64s,
+    order: Int64s,
+    ends: Int64s,
     matrix: Int64s,
-    finals: Int16s,
+    sweep: Int16s,
     removal: Int16s,
     field: Array,
     hs1_out: Array,
@@ -248,7 +284,8 @@ def holding_values(
 
     Args:
         m: Cards off the board (49, 48 or 47).
-        ranks, holding, matrix, finals, removal: The board's arrays (``board_arrays``).
+        ranks, holding, order, ends, matrix, sweep, removal: The board's arrays
+            (``board_arrays``).
         field: ``(1326,)`` non-negative weights of the opponent's holdings (Loki's field
             array); each holding's live weight must be positive.
         hs1_out: ``(1326,)`` HS1 of each holding; NaN where it meets the board.
@@ -271,7 +308,7 @@ def holding_values(
         hs1_out[holding[p]] = (below[p] + 0.5 * tied[p]) / live[p]
         ppot_out[holding[p]] = 0.0
     if m > 47:
-        rises = _rises(m, ranks, weights, finals)
+        rises = _rises(order, ends, weights, sweep)
         _shared(m, wmatrix, removal, rises)
         completions = m - 4
         for p in range(pairs):

@@ -43,7 +43,7 @@ import numpy.typing as npt
 
 from agents.base import certain
 from agents.lbr.agent import LocalBestResponse
-from agents.lbr.loki_boards import LokiBoard, loki_board, loki_holding_values
+from agents.lbr.loki_boards import LokiBoard, board_values, loki_board, loki_holding_values
 from agents.loki.action_contexts import replay
 from agents.loki.agent import Loki, Loki2, loki_moderate, loki_som, loki_tight
 from agents.loki.opponents import OpponentModels, later_bets
@@ -107,6 +107,7 @@ class ShadowLoki:
         self._models = OpponentModels(agent.params, self._thresholds)
         self._street_board: tuple[int, ...] = ()
         self._boards: dict[tuple[int, ...], LokiBoard] = {}
+        self._board_values: dict[tuple[int, ...], tuple[Floats, Floats]] = {}
         self._new_hand(None)
 
     # ------------------------------------------------------------------ RangePolicy
@@ -162,8 +163,9 @@ class ShadowLoki:
         self._answers: dict[History, Floats] = {}
         self._decided: dict[History, _Decided] = {}
         self._strategies: dict[History, npt.NDArray[np.int64]] = {}
-        if len(self._boards) > _KEPT_BOARDS:
-            self._boards.clear()
+        for kept in (self._boards, self._board_values):
+            if len(kept) > _KEPT_BOARDS:
+                kept.clear()
 
     def _board(self, board: tuple[int, ...]) -> LokiBoard:
         ranks = self._boards.get(board)
@@ -172,8 +174,11 @@ class ShadowLoki:
         return ranks
 
     def _values(self, street: Street) -> tuple[Floats, Floats]:
-        board = self._board(self._street_board[: {1: 3, 2: 4, 3: 5}[int(street)]])
-        return board.hs1, board.ppotc
+        board = self._street_board[: {1: 3, 2: 4, 3: 5}[int(street)]]
+        values = self._board_values.get(board)
+        if values is None:
+            values = self._board_values[board] = board_values(board)
+        return values
 
     def _field(self, view: PlayerView) -> Floats:
         """Loki's field array at ``view``: its models replayed through the hand's actions
