@@ -36,7 +36,7 @@ a decision depends on its probabilities at the earlier ones.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -82,6 +82,31 @@ _KEPT_BOARDS = 6
 
 
 @dataclass(frozen=True)
+class _Settings:
+    """Loki's settings repeated for every holding (``decide`` reads them per row)."""
+
+    index: Index
+    make1: Floats
+    make2: Floats
+    switches: npt.NDArray[np.bool_]
+    width: Floats
+    triples: npt.NDArray[np.bool_]
+
+
+def _settings(agent: Loki) -> _Settings:
+    p, thresholds = agent.params, agent.thresholds()
+    switches = [thresholds.semi_bluff, thresholds.pot_odds, thresholds.showdown_odds]
+    return _Settings(
+        np.arange(NUM_HOLDINGS, dtype=np.intp),
+        np.full(NUM_HOLDINGS, thresholds.make1),
+        np.full(NUM_HOLDINGS, thresholds.make2),
+        np.tile(np.array(switches, dtype=np.bool_), (NUM_HOLDINGS, 1)),
+        np.full(NUM_HOLDINGS, p.triple_width),
+        np.full(NUM_HOLDINGS, p.betting == Betting.TRIPLES),
+    )
+
+
+@dataclass(frozen=True)
 class _Decided:
     """Loki's post-flop decision with every holding: the triple's regions, the semi-bluff."""
 
@@ -104,6 +129,7 @@ class ShadowLoki:
         self.name = agent.name
         self.memoryless = agent.memoryless
         self._thresholds = agent.thresholds()
+        self._per_holding = _settings(agent)
         self._models = OpponentModels(agent.params, self._thresholds)
         self._street_board: tuple[int, ...] = ()
         self._boards: dict[tuple[int, ...], LokiBoard] = {}
@@ -159,7 +185,7 @@ class ShadowLoki:
         self._hand = key
         self._models.start_hand()
         self._fields: dict[History, Floats] = {}
-        self._replayed: tuple[History, OpponentModels] = ((), self._models)
+        self._replayed: dict[History, OpponentModels] = {(): self._models}
         self._answers: dict[History, Floats] = {}
         self._decided: dict[History, _Decided] = {}
         self._strategies: dict[History, npt.NDArray[np.int64]] = {}
@@ -182,20 +208,19 @@ class ShadowLoki:
 
     def _field(self, view: PlayerView) -> Floats:
         """Loki's field array at ``view``: its models replayed through the hand's actions
-        (from the models of the last history asked when this one extends it)."""
+        (from the models of the longest history already replayed that this one extends)."""
         history = tuple(view.actions)
         field = self._fields.get(history)
         if field is None:
-            known, models = self._replayed
-            start = len(known)
-            if history[:start] != known:
-                start, models = 0, self._models
-            models = models.copy()
+            start = len(history)
+            while history[:start] not in self._replayed:
+                start -= 1
+            models = self._replayed[history[:start]].copy()
             self._street_board = view.board
             for decision in replay(view, start):
                 if decision.seat != view.seat:
                     models.learn(decision, self._values, view.rules)
-            self._replayed = (history, models)
+            self._replayed[history] = models
             opponents = [s for s in view.active_seats if s != view.seat]
             field = self._fields[history] = np.array(models.field(opponents))
         return field
@@ -283,24 +308,19 @@ class ShadowLoki:
             a.street == view.street and a.seat == view.seat and a.amount > 0 for a in view.actions
         )
         rows = NUM_HOLDINGS
-
-        def full(value: object, dtype: type[np.generic]) -> npt.NDArray[Any]:
-            return np.full(rows, value, dtype=dtype)
-
+        situation = (view.street, view.to_call, view.pot, view.bet_size, view.num_bets, n)
+        ints = np.empty((7, rows), dtype=np.int64)  # each row one argument, for every holding
+        ints[:] = np.array([*situation, later_bets(view.rules, view.street)])[:, np.newaxis]
+        flags = np.empty((2, rows), dtype=np.bool_)
+        flags[:] = np.array([Action.RAISE in view.legal_actions, invested])[:, np.newaxis]
+        t = self._per_holding
+        street, to_call, pot, bet, bets, players, later = ints
         out, bounds, ehs = np.empty((rows, 3)), np.empty((rows, 2)), np.empty(rows)
-        switches = [self._thresholds.semi_bluff, self._thresholds.pot_odds]
         decide(
-            hsn, ppot, np.arange(rows, dtype=np.intp),
-            full(int(view.street), np.int64), full(view.to_call, np.int64),
-            full(view.pot, np.int64), full(view.bet_size, np.int64),
-            full(view.num_bets, np.int64), full(Action.RAISE in view.legal_actions, np.bool_),
-            full(invested, np.bool_), full(n, np.int64),
-            full(later_bets(view.rules, view.street), np.int64),
-            (semi >= 0) & (semi < int(view.street)),
-            full(self._thresholds.make1, np.float64), full(self._thresholds.make2, np.float64),
-            np.tile([*switches, self._thresholds.showdown_odds], (rows, 1)),
-            full(p.triple_width, np.float64), full(triples, np.bool_),
-            np.stack([lo, hi], axis=1), out, bounds, ehs,
+            hsn, ppot, t.index, street, to_call, pot, bet, bets, flags[0], flags[1], players,
+            later,
+            (semi >= 0) & (semi < int(view.street)), t.make1, t.make2, t.switches, t.width,
+            t.triples, np.stack([lo, hi], axis=1), out, bounds, ehs,
         )  # fmt: skip
         semi_bluff = (view.to_call == 0) & (ehs < p.make1)
         self._decided[tuple(view.actions)] = _Decided(bounds, semi_bluff)

@@ -30,6 +30,7 @@ __all__ = ["PerTableRanges", "decision_views", "end_views"]
 Index = npt.NDArray[np.intp]
 _ALL: Index = np.arange(NUM_HOLDINGS, dtype=np.intp)
 _ALL.flags.writeable = False
+_STREETS, _ACTIONS = tuple(Street), tuple(Action)
 
 
 class PerTableRanges:
@@ -77,7 +78,7 @@ def _actions(batch: DecisionBatch | HandEndBatch) -> list[tuple[Acted, ...]]:
     action, amount = batch.log_action.tolist(), batch.log_amount.tolist()
     return [
         tuple(
-            Acted(Street(street[i][j]), seat[i][j], Action(action[i][j]), amount[i][j])
+            Acted(_STREETS[street[i][j]], seat[i][j], _ACTIONS[action[i][j]], amount[i][j])
             for j in range(n)
         )
         for i, n in enumerate(length)
@@ -100,7 +101,7 @@ def decision_views(batch: DecisionBatch) -> list[PlayerView]:
             button=button,
             hole=(hole[0], hole[1]),
             board=board,
-            street=Street(street),
+            street=_STREETS[street],
             actions=actions,
             blinds=tuple(blinds),
             bets=tuple(bets),
