@@ -30,7 +30,11 @@ After the flop HS1 and PPOT1 of all 1,326 holdings against the field come from o
 call (``agents.lbr.loki_kernels.holding_values``); the rules are Loki's own compiled
 ``agents.loki.triples.decide``, one row per holding. The policy expects to be asked at each of
 Loki's decisions of a hand in order (``LocalBestResponse`` does), since a holding's state at
-a decision depends on its probabilities at the earlier ones.
+a decision depends on its probabilities at the earlier ones. Within a hand it keeps each
+history's answer (a raise the LBR probed is not recomputed when made) and the models replayed
+through each history (a longer one extends them); a board's arrays for the compiled call
+(``agents.lbr.loki_boards``) are built once, where Loki decides on it. Its batched form is one
+shadow per table (``agents.lbr.per_table_ranges``).
 """
 
 from __future__ import annotations
@@ -119,7 +123,8 @@ class ShadowLoki:
 
     Args:
         agent: A fresh agent with the opponent's settings (a ``Loki``; ``Loki2`` or any
-            parameters); this object owns it and tells it every hand end the opponent sees.
+            parameters); this object owns it and reads its settings and pre-flop table (its
+            own models are not needed: the shadow keeps the opponent's).
     """
 
     def __init__(self, agent: Loki) -> None:
@@ -165,7 +170,6 @@ class ShadowLoki:
 
     def observe(self, view: PlayerView) -> None:
         """The opponent's end of the hand: the models count its actions (``loki-som``)."""
-        self.agent.observe(view)
         self._street_board = view.board
         for decision in replay(view):
             if decision.seat != view.seat:
@@ -237,10 +241,10 @@ class ShadowLoki:
         strategies = self._strategies.get(history)
         if strategies is None:
             strategies = self._strategies[history] = self._select(view)
-        result = np.empty((NUM_HOLDINGS, 3))
-        for strategy in np.unique(strategies):
-            action = preflop_action(PreflopStrategy(int(strategy)), view)
-            result[strategies == strategy] = certain(action)
+        rows = np.zeros((len(PreflopStrategy), 3))  # each strategy's certain action here
+        for strategy in np.unique(strategies).tolist():
+            rows[strategy] = certain(preflop_action(PreflopStrategy(strategy), view))
+        result: Floats = rows[strategies]
         return result
 
     def _select(self, view: PlayerView) -> npt.NDArray[np.int64]:
