@@ -140,7 +140,8 @@ def _blinds(rules: Rules, button: int) -> list[int]:
 
 def end_views(batch: HandEndBatch) -> list[PlayerView]:
     """The terminal ``PlayerView`` of each row, rebuilt from its log: what the seat saw at
-    the hand's end (stacks counted from the rules' starting stacks)."""
+    the hand's end: the uncalled part of the last bet returned, the pot paid out (stacks
+    counted from the rules' starting stacks)."""
     rules = batch.rules
     n = rules.num_seats
     views = []
@@ -163,6 +164,8 @@ def end_views(batch: HandEndBatch) -> list[PlayerView]:
             bets[acted.seat] += acted.amount
             folded[acted.seat] |= acted.action == Action.FOLD
             num_bets += acted.action == Action.RAISE
+        top = max(range(n), key=contributions.__getitem__)
+        contributions[top] = max(c for s, c in enumerate(contributions) if s != top)
         views.append(
             PlayerView(
                 rules=rules,
@@ -174,10 +177,10 @@ def end_views(batch: HandEndBatch) -> list[PlayerView]:
                 street=street,
                 actions=actions,
                 blinds=tuple(blinds),
-                bets=tuple(bets),
+                bets=(0,) * n,
                 contributions=tuple(contributions),
                 stacks=tuple(
-                    s - c for s, c in zip(rules.starting_stacks, contributions, strict=True)
+                    s + won for s, won in zip(rules.starting_stacks, payoffs[i], strict=True)
                 ),
                 folded=tuple(folded),
                 num_bets=num_bets,
