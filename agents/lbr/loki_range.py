@@ -53,6 +53,7 @@ from agents.loki.agent import Loki, Loki2, loki_moderate, loki_som, loki_tight
 from agents.loki.opponents import OpponentModels, later_bets
 from agents.loki.params import Betting
 from agents.loki.preflop import (
+    Group,
     PreflopStrategy,
     group_of,
     preflop_action,
@@ -135,6 +136,7 @@ class ShadowLoki:
         self.memoryless = agent.memoryless
         self._thresholds = agent.thresholds()
         self._per_holding = _settings(agent)
+        self._selected: dict[tuple[int, Group, bool], npt.NDArray[np.int64]] = {}
         self._models = OpponentModels(agent.params, self._thresholds)
         self._street_board: tuple[int, ...] = ()
         self._boards: dict[tuple[int, ...], LokiBoard] = {}
@@ -254,8 +256,12 @@ class ShadowLoki:
         p, table = self.agent.params, self.agent.preflop_table
         position, inpot, guaranteed = preflop_situation(view)
         group = group_of(guaranteed + p.probability_play * (inpot - guaranteed))
-        ir = load_income_rates().of_holdings(group.players)
         small_blind = view.seat == small_blind_seat(view)
+        situation = (position, group, small_blind)
+        chosen = self._selected.get(situation)  # a few situations recur hand after hand
+        if chosen is not None:
+            return chosen
+        ir = load_income_rates().of_holdings(group.players)
         call1, call2 = table.small_blind[p.tightness, group]
 
         def reaches(strategy: PreflopStrategy) -> npt.NDArray[np.bool_]:
@@ -275,6 +281,8 @@ class ShadowLoki:
         chosen = np.full(NUM_HOLDINGS, int(PreflopStrategy.MAKE0), dtype=np.int64)
         for mask, strategy in reversed(rules):  # the most aggressive reached wins
             chosen[mask] = int(strategy)
+        chosen.flags.writeable = False
+        self._selected[situation] = chosen
         return chosen
 
     def _postflop(self, view: PlayerView) -> Floats:
@@ -304,9 +312,9 @@ class ShadowLoki:
         hs1, ppot = loki_holding_values(
             view.board, self._field(view), ranks=self._board(view.board)
         )
-        live = np.isfinite(hs1)
-        hsn = np.where(live, hs1, 0.0) ** n
-        ppot = np.where(live, ppot, 0.0)
+        hsn = np.nan_to_num(hs1, nan=0.0)  # 0 where the holding meets the board
+        hsn = hsn if n == 1 else hsn**n
+        ppot = np.nan_to_num(ppot, nan=0.0)
         if view.street == Street.FLOP and p.lookahead == 2:
             raise ValueError(f"{self.name}: PPOT2 (lookahead 2) is not supported")
         invested = any(
