@@ -116,7 +116,17 @@ class _Decided:
     """Loki's post-flop decision with every holding: the triple's regions, the semi-bluff."""
 
     bounds: Floats
+    """``(1326, 2)``: the regions' bounds ``(C0, C1)`` of each holding's triple."""
     semi_bluff: npt.NDArray[np.bool_]
+    """A bet here is a semi-bluff (nothing to call, EHS' below make1)."""
+    street: int
+    """The decision's round (``Street`` value)."""
+    semi: npt.NDArray[np.int64]
+    """The street of each holding's semi-bluff going on at the decision (-1: none)."""
+    lo: Floats
+    """Where each holding's Loki-2 draw lies at the decision: ``[lo, hi)``."""
+    hi: Floats
+    """See ``lo``."""
 
 
 class ShadowLoki:
@@ -290,21 +300,28 @@ class ShadowLoki:
         triples = p.betting == Betting.TRIPLES
         semi = np.full(NUM_HOLDINGS, -1, dtype=np.int64)  # street of the semi-bluff
         lo, hi = np.zeros(NUM_HOLDINGS), np.ones(NUM_HOLDINGS)
-        for decision in replay(view):
-            if decision.seat != view.seat or decision.street == Street.PREFLOP:
-                continue
-            done = self._decided.get(tuple(view.actions[: decision.index]))
+        last = next(
+            (
+                i
+                for i in range(len(view.actions) - 1, -1, -1)
+                if view.actions[i].seat == view.seat and view.actions[i].street != Street.PREFLOP
+            ),
+            None,
+        )
+        if last is not None:  # Loki's last post-flop decision, which followed the earlier ones
+            done = self._decided.get(view.actions[:last])
             if done is None:
                 raise ValueError(
                     f"{self.name}: not asked at Loki's decision at log position "
-                    f"{decision.index} of hand {view.hand_id}; ask at each decision in order"
+                    f"{last} of hand {view.hand_id}; ask at each decision in order"
                 )
-            if decision.to_call > 0:
-                semi[:] = -1
-            if decision.action == Action.RAISE:
-                semi[done.semi_bluff] = int(decision.street)
+            action = view.actions[last].action
+            semi = done.semi.copy()
+            if action == Action.RAISE:
+                semi[done.semi_bluff] = done.street
+            lo, hi = done.lo, done.hi
             if triples:
-                lo, hi = _narrow(lo, hi, done.bounds, int(decision.action))
+                lo, hi = _narrow(lo, hi, done.bounds, int(action))
         if view.to_call > 0:
             semi[:] = -1
         opponents = [s for s in view.active_seats if s != view.seat]
@@ -312,9 +329,10 @@ class ShadowLoki:
         hs1, ppot = loki_holding_values(
             view.board, self._field(view), ranks=self._board(view.board)
         )
-        hsn = np.nan_to_num(hs1, nan=0.0)  # 0 where the holding meets the board
+        live = np.isfinite(hs1)  # not where the holding meets the board
+        hsn = np.where(live, hs1, 0.0)
         hsn = hsn if n == 1 else hsn**n
-        ppot = np.nan_to_num(ppot, nan=0.0)
+        ppot = np.where(live, ppot, 0.0)
         if view.street == Street.FLOP and p.lookahead == 2:
             raise ValueError(f"{self.name}: PPOT2 (lookahead 2) is not supported")
         invested = any(
@@ -336,7 +354,7 @@ class ShadowLoki:
             t.triples, np.stack([lo, hi], axis=1), out, bounds, ehs,
         )  # fmt: skip
         semi_bluff = (view.to_call == 0) & (ehs < p.make1)
-        self._decided[tuple(view.actions)] = _Decided(bounds, semi_bluff)
+        self._decided[view.actions] = _Decided(bounds, semi_bluff, int(view.street), semi, lo, hi)
         return out
 
 
