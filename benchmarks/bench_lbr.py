@@ -6,16 +6,18 @@ accounts), timed with ``time.process_time`` (CPU time: the machine is shared). E
 set-up is played by the batched engine (``--hands`` hands in sessions of ``--deals`` deals per
 seating) and by the scalar engine (``--scalar-hands`` hands, one session) in alternating
 rounds; the figure is the median over rounds and the ratio is of the medians of the same run.
-``lbr-loki`` has no batched form: its scalar rate is measured alone (``--loki-hands``). The
-pre-flop equities (1,326 roll-outs, kept per process) and the compiled kernels are built
-before timing.
+``lbr-loki`` against ``loki`` is slower by two orders of magnitude, so it plays fewer hands:
+``--loki-hands`` batched (in sessions of ``--deals`` deals per seating) and
+``--loki-scalar-hands`` scalar, in the same alternating rounds. The pre-flop equities (1,326
+roll-outs, kept per process) and the compiled kernels are built before timing.
 
 Where the time goes: one more batched ``lbr-bpp`` against ``bpp`` match under ``cProfile``,
 its time split by the functions named in ``PARTS`` (cumulative, so each part includes what it
 calls; the rest is the engine, the runner and the opponent's own decisions).
 
     python benchmarks/bench_lbr.py [--hands 40000] [--deals 50] [--scalar-hands 1000] \\
-        [--loki-hands 300] [--rounds 2] [--write results/benchmarks.md]
+        [--loki-hands 2000] [--loki-scalar-hands 300] [--rounds 2] \\
+        [--write results/benchmarks.md]
 """
 
 from __future__ import annotations
@@ -43,7 +45,10 @@ from envs.match import play_match
 SETUPS: dict[str, list[str]] = {
     "lbr-bpp vs bpp": ["lbr-bpp", "bpp"],
     "lbr-rule vs rule": ["lbr-rule", "rule"],
+    "lbr-loki vs loki": ["lbr-loki", "loki"],
 }
+LOKI = "lbr-loki vs loki"
+"""The set-up played at the ``--loki-hands`` sizes."""
 TARGET = 5_000
 """Issue 23: ``lbr-bpp`` against ``bpp``, batched hands per CPU-second."""
 LOKI_TARGET = 500
@@ -67,9 +72,18 @@ def rate(agents: list[str], hands: int, sessions: int, engine: str) -> float:
     return result.hands / (time.process_time() - start)
 
 
-def sessions(args: argparse.Namespace) -> int:
-    """Sessions of ``args.deals`` deals per seating in ``args.hands`` heads-up hands."""
-    return max(1, args.hands // (2 * args.deals))
+def sessions(args: argparse.Namespace, hands: int | None = None) -> int:
+    """Sessions of ``args.deals`` deals per seating in ``hands`` (``args.hands``) heads-up
+    hands."""
+    return max(1, (args.hands if hands is None else hands) // (2 * args.deals))
+
+
+def sizes(args: argparse.Namespace, setup: str, engine: str) -> tuple[int, int]:
+    """Hands and sessions of one timed match."""
+    if engine == "scalar":
+        return (args.loki_scalar_hands if setup == LOKI else args.scalar_hands), 1
+    hands = args.loki_hands if setup == LOKI else args.hands
+    return hands, sessions(args, hands)
 
 
 def profile_parts(args: argparse.Namespace) -> tuple[float, dict[str, float]]:
@@ -101,29 +115,31 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hands", type=int, default=40_000, help="hands per batched run")
     parser.add_argument("--deals", type=int, default=50, help="deals per session and seating")
     parser.add_argument("--scalar-hands", type=int, default=1_000, help="hands per scalar run")
-    parser.add_argument("--loki-hands", type=int, default=300, help="hands of lbr-loki vs loki")
+    parser.add_argument(
+        "--loki-hands", type=int, default=2_000, help="batched hands of lbr-loki vs loki"
+    )
+    parser.add_argument(
+        "--loki-scalar-hands", type=int, default=300, help="scalar hands of lbr-loki vs loki"
+    )
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--write", type=Path, help="write the figures as markdown here")
     args = parser.parse_args(argv)
 
     for key in range(NUM_HOLDINGS):  # the pre-flop equities every LBR reads, once
         preflop_equities(key, 500, 0)
-    for agents in SETUPS.values():
-        rate(agents, 2_000, 20, "batched")
+    for setup, agents in SETUPS.items():
+        rate(agents, 200 if setup == LOKI else 2_000, 2 if setup == LOKI else 20, "batched")
         rate(agents, 50, 1, "scalar")
     load_before = os.getloadavg()[0]
     rates: dict[str, dict[str, list[float]]] = {s: {"batched": [], "scalar": []} for s in SETUPS}
     for r in range(args.rounds):
         for setup, agents in SETUPS.items():
             for engine in ["batched", "scalar"] if r % 2 == 0 else ["scalar", "batched"]:
-                batched = engine == "batched"
-                hands = args.hands if batched else args.scalar_hands
-                runs = sessions(args) if batched else 1
+                hands, runs = sizes(args, setup, engine)
                 rates[setup][engine].append(rate(agents, hands, runs, engine))
         print(f"round {r + 1}/{args.rounds} done", file=sys.stderr)
-    loki = rate(["lbr-loki", "loki"], args.loki_hands, 1, "scalar")
     total, parts = profile_parts(args)
-    lines = report(rates, loki, total, parts, args)
+    lines = report(rates, total, parts, args)
     lines.insert(
         2, f"Load average {load_before:.1f} before timing, {os.getloadavg()[0]:.1f} after."
     )
@@ -137,7 +153,6 @@ def main(argv: list[str] | None = None) -> int:
 
 def report(
     rates: dict[str, dict[str, list[float]]],
-    loki: float,
     total: float,
     parts: dict[str, float],
     args: argparse.Namespace,
@@ -149,8 +164,9 @@ def report(
         f"Measured {datetime.date.today()} on {platform.machine()} "
         f"({platform.python_implementation()} {platform.python_version()}, numpy "
         f"{np.__version__}), one process, CPU time. Batched: {args.hands:,} hands in sessions "
-        f"of {args.deals} deals per seating; scalar: {args.scalar_hands:,} hands, one session; "
-        f"medians of {args.rounds} alternating rounds (each round's figure in brackets).",
+        f"of {args.deals} deals per seating; scalar: {args.scalar_hands:,} hands, one session "
+        f"(`{LOKI}`: {args.loki_hands:,} and {args.loki_scalar_hands:,}); medians of "
+        f"{args.rounds} alternating rounds (each round's figure in brackets).",
         "",
         "| set-up | batched hands/CPU-s | scalar hands/CPU-s | batched / scalar | target |",
         "|---|---:|---:|---:|---|",
@@ -158,19 +174,15 @@ def report(
     for setup, by in rates.items():
         batched, scalar = statistics.median(by["batched"]), statistics.median(by["scalar"])
         target = ""
-        if setup == "lbr-bpp vs bpp":
-            met = "met" if batched >= TARGET else "**not met**"
-            target = f">= {TARGET:,} hands/CPU-s ({met})"
+        goal = {"lbr-bpp vs bpp": TARGET, LOKI: LOKI_TARGET}.get(setup)
+        if goal is not None:
+            met = "met" if batched >= goal else "**not met**"
+            target = f">= {goal:,} hands/CPU-s ({met})"
         lines.append(
             f"| {setup} | {batched:,.0f} [{', '.join(f'{x:,.0f}' for x in by['batched'])}] | "
             f"{scalar:,.0f} [{', '.join(f'{x:,.0f}' for x in by['scalar'])}] | "
             f"{batched / scalar:.1f} | {target} |"
         )
-    met = "met" if loki >= LOKI_TARGET else "**not met**"
-    lines.append(
-        f"| lbr-loki vs loki (no batched form) | - | {loki:,.0f} | - | "
-        f">= {LOKI_TARGET:,} hands/CPU-s ({met}) |"
-    )
     lines += [
         "",
         f"Where the batched `lbr-bpp` time goes ({args.hands:,} hands under cProfile, "

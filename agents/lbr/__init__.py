@@ -8,14 +8,16 @@
   (``agents.lbr.agent``);
 * the opponents' policies over every holding at once: ``CardIndependent``, ``VectorRule``,
   ``ShadowBayesian`` (``agents.lbr.range_policy``), ``ShadowLoki`` (``agents.lbr.loki_range``,
-  with ``loki_holding_values``: HS1 and PPOT1 of all 1,326 holdings in one compiled call);
+  with ``loki_holding_values``, ``agents.lbr.loki_boards``: HS1 and PPOT1 of all 1,326
+  holdings in one compiled call);
 * ``holding_equities`` (our equity against each holding, ``agents.lbr.holding_equity``),
   ``action_values`` and ``best_action`` (the fixed-limit valuation, ``agents.lbr.values``),
   ``Replay`` (the opponent's past views from the public log, ``agents.lbr.replay``);
 * the batched twin ``BatchedLBR`` (``agents.lbr.batched_lbr``, built by
   ``LocalBestResponse.batched``), with the opponents' batched policies over every holding
   (``agents.lbr.batched_ranges``) and the public logs replayed in an engine of its own
-  (``agents.lbr.batched_replay``); the Loki family has none yet.
+  (``agents.lbr.batched_replay``); the Loki family's keeps a ``ShadowLoki`` per table
+  (``PerTableRanges``, ``agents.lbr.per_table_ranges``).
 
 Measure one with the duplicate match runner, e.g. ``holdem-lab match lbr-bpp bpp --hands N
 --sessions S`` (the batched engine plays S sessions side by side).
@@ -35,6 +37,7 @@ from agents.lbr.agent import (
     lbr_rule,
 )
 from agents.lbr.holding_equity import holding_equities
+from agents.lbr.loki_boards import loki_holding_values
 from agents.lbr.loki_range import (
     ShadowLoki,
     lbr_loki,
@@ -42,7 +45,6 @@ from agents.lbr.loki_range import (
     lbr_loki_moderate,
     lbr_loki_som,
     lbr_loki_tight,
-    loki_holding_values,
 )
 from agents.lbr.range_policy import CardIndependent, RangePolicy, ShadowBayesian, VectorRule
 from agents.lbr.replay import OpponentDecision, Replay

@@ -15,12 +15,13 @@ are counted in rank order, card removal corrected:
   exactly HP[behind][ahead] + HP[behind][tied]/2 + HP[tied][ahead]/2). Per z, the holdings
   are swept from the best now-rank down with a Fenwick tree over the final ranks of the
   holdings already passed (the ones ahead of h now), then the holdings through h's cards are
-  taken off by direct counting over z (contiguous, in SIMD lanes). Its denominator is
+  taken off with their counts over z, which do not depend on the weights: ``board_arrays``
+  counts them once per board (contiguous, in SIMD lanes). Its denominator is
   ``(m - 4) (W_behind + W_tied / 2)`` (every pair has ``m - 4`` completions).
 
 The sums are not added in the scalar route's order, so values agree with it to about 1e-15,
-not to the last bit. The function is plain arrays in, arrays out (one board, one field), so a
-batched local best response can call it per table.
+not to the last bit. The functions are plain arrays in, arrays out: ``board_arrays`` once per
+board, then ``holding_values`` once per field.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ import numpy.typing as npt
 from agents.jit import kernel
 from envs import _evaluator_tables as _t
 
-__all__ = ["holding_values"]
+__all__ = ["board_arrays", "holding_values"]
 
 _SIZE = _t.NUM_RANKS + 2
 """Fenwick tree and histogram size: ranks 0..NUM_RANKS, shifted by one."""
@@ -44,7 +45,8 @@ Int64s = npt.NDArray[np.int64]
 @kernel
 def _add(tree: Array, rank: int, weight: float) -> None:
     i = rank + 1
-    while i < _SIZE:
+    size = len(tree)
+    while i < size:
         tree[i] += weight
         i += i & -i
 
@@ -112,45 +114,72 @@ def _strength(
 
 
 @kernel
-def _rises(m: int, ranks: Int64s, weights: Array, finals: Int16s) -> Array:
+def _rises(order: Int64s, ends: Int64s, weights: Array, sweep: Int16s) -> Array:
     """Per slot pair h: sum over next cards and holdings of ``w max(0, s_final - s_now)``,
-    card removal not yet corrected (the sweep over now-ranks with a Fenwick tree)."""
-    pairs = m * (m - 1) // 2
-    order = np.argsort(-ranks, kind="mergesort")
-    tree = np.zeros(_SIZE)
+    card removal not yet corrected: per next card the pairs are swept from the best now-rank
+    down (``order``; ``ends[q]`` ends the group of ties that starts at q) with a Fenwick tree
+    over their final ranks (``sweep``, in sweep order, ``_dense``)."""
+    pairs = len(order)
+    swept = weights[order]
+    tree = np.zeros(pairs + 2)
+    point = np.zeros(pairs + 2)  # the weight added at each final rank
     less = np.empty(pairs)
-    upto = np.empty(pairs)
-    rises = np.zeros(pairs)
-    for z in range(m):
+    risen = np.zeros(pairs)
+    for z in range(sweep.shape[0]):
         tree[:] = 0.0
+        point[:] = 0.0
+        finals = sweep[z]
         start = 0
         while start < pairs:
-            end = start + 1
-            while end < pairs and ranks[order[end]] == ranks[order[start]]:
-                end += 1
+            end = ends[start]
             for q in range(start, end):  # the holdings ahead now: beaten or tied finally
-                p = order[q]
-                final = finals[p, z]
+                final = finals[q]
                 if final >= 0:
-                    less[p] = _below(tree, final)
-                    upto[p] = _below(tree, final + 1)
+                    less[q] = _below(tree, final)
+                    risen[q] += less[q] + 0.5 * point[final]
             for q in range(start, end):
-                p = order[q]
-                if finals[p, z] >= 0:
-                    _add(tree, finals[p, z], weights[p])
-            for q in range(start, end):  # with them, the holdings tied now
-                p = order[q]
-                final = finals[p, z]
+                final = finals[q]
                 if final >= 0:
-                    tied_below = _below(tree, final) - less[p]
-                    rises[p] += less[p] + 0.5 * (upto[p] - less[p]) + 0.5 * tied_below
+                    _add(tree, final, swept[q])
+                    point[final] += swept[q]
+            for q in range(start, end):  # with them, the holdings tied now
+                final = finals[q]
+                if final >= 0:
+                    risen[q] += 0.5 * (_below(tree, final) - less[q])
             start = end
+    rises = np.empty(pairs)
+    rises[order] = risen
     return rises
 
 
 @kernel
-def _shared(m: int, matrix: Int64s, wmatrix: Array, finals: Int16s, rises: Array) -> None:
-    """Take off ``rises`` the holdings o through a card of h (o = {i, k}, h = {i, j})."""
+def _dense(finals: Int16s) -> None:
+    """Replace each next card's final ranks by their order among that card's (ties kept, -1
+    kept), so that the Fenwick tree of ``_rises`` spans the pairs, not all 7,462 ranks."""
+    pairs, m = finals.shape
+    below = np.zeros(_SIZE, dtype=np.int32)
+    for z in range(m):
+        below[:] = 0
+        for p in range(pairs):
+            if finals[p, z] >= 0:
+                below[finals[p, z]] = 1
+        running = 0
+        for r in range(_SIZE):
+            present = below[r]
+            below[r] = running
+            running += present
+        for p in range(pairs):
+            if finals[p, z] >= 0:
+                finals[p, z] = below[finals[p, z]]
+
+
+@kernel
+def _removal(m: int, matrix: Int64s, finals: Int16s) -> Int16s:
+    """``removal[i, j, k]``: twice the share of the holding o = {i, k} in the rises of
+    h = {i, j} (ahead + tied / 2 over the next cards where o is tied now, ahead / 2 where h
+    is tied with it now, 0 where o is behind now or meets h); the counts do not depend on
+    the weights, so a board's are counted once."""
+    removal = np.zeros((m, m, m), dtype=np.int16)
     for i in range(m):
         for j in range(m):
             if j == i:
@@ -170,49 +199,107 @@ def _shared(m: int, matrix: Int64s, wmatrix: Array, finals: Int16s, rises: Array
                 ahead -= 1  # z = k: o's sentinel counted as beaten
                 level -= 1  # z = i: both sentinels counted as tied
                 if matrix[i, k] > now:
-                    rises[h] -= wmatrix[i, k] * (ahead + 0.5 * level)
+                    removal[i, j, k] = 2 * ahead + level
                 else:
-                    rises[h] -= wmatrix[i, k] * 0.5 * ahead
+                    removal[i, j, k] = ahead
+    return removal
 
 
 @kernel
-def holding_values(
-    m: int,
-    slots: Int64s,
-    pair_ranks: Int16s,
-    triple_ranks: Int16s,
-    field: Array,
-    pair_index: Int64s,
-    hs1_out: Array,
-    ppot_out: Array,
-) -> None:
-    """HS1 and PPOT1 (0 on the river) of every holding against ``field``.
+def _shared(m: int, wmatrix: Array, removal: Int16s, rises: Array) -> None:
+    """Take off ``rises`` the holdings o through a card of h (o = {i, k}, h = {i, j})."""
+    for i in range(m):
+        for j in range(m):
+            if j == i:
+                continue
+            h = max(i, j) * (max(i, j) - 1) // 2 + min(i, j)
+            share = removal[i, j]
+            total = rises[h]
+            for k in range(m):
+                total -= wmatrix[i, k] * (0.5 * share[k])
+            rises[h] = total
+
+
+@kernel
+def board_arrays(
+    m: int, slots: Int64s, pair_ranks: Int16s, triple_ranks: Int16s, pair_index: Int64s
+) -> tuple[Int64s, Int64s, Int64s, Int64s, Int64s, Int16s, Int16s]:
+    """What ``holding_values`` reads of one board, whatever the field: the slot pairs' ranks
+    and holdings (colex), the pairs from the best rank down and where each group of ties
+    ends, the ``m x m`` matrix of pair ranks (-1 on the diagonal), the order of the pairs'
+    final ranks with each next card (``(m, pairs)`` in sweep order: ``_finals``, ``_dense``)
+    and the card-removal counts (``_removal``); the last two empty on the river.
 
     Args:
         m: Cards off the board (49, 48 or 47), ``slots[:m]`` ascending.
         slots: The off-board cards (``board_subset_ranks``).
         pair_ranks: Ranks of the slot pairs with the board, colex.
         triple_ranks: Ranks of the slot triples with the board (colex), read when m > 47.
+        pair_index: ``agents.strength.holdings.PAIR_INDEX``.
+    """
+    pairs = m * (m - 1) // 2
+    ranks = np.empty(pairs, dtype=np.int64)
+    holding = np.empty(pairs, dtype=np.int64)
+    matrix = np.full((m, m), -1, dtype=np.int64)  # the diagonal: below every rank, weight 0
+    p = 0
+    for j in range(1, m):
+        for i in range(j):
+            ranks[p], holding[p] = pair_ranks[p], pair_index[slots[i], slots[j]]
+            matrix[i, j] = matrix[j, i] = pair_ranks[p]
+            p += 1
+    order = np.argsort(-ranks, kind="mergesort")
+    ends = np.empty(pairs, dtype=np.int64)
+    end = pairs
+    for q in range(pairs - 1, -1, -1):
+        if q < pairs - 1 and ranks[order[q]] != ranks[order[q + 1]]:
+            end = q + 1
+        ends[q] = end
+    if m > 47:
+        finals = np.empty((pairs, m), dtype=np.int16)
+        _finals(m, triple_ranks, finals)
+        _dense(finals)
+        removal = _removal(m, matrix, finals)
+        sweep = np.ascontiguousarray(finals[order].T)
+    else:
+        sweep = np.empty((0, pairs), dtype=np.int16)
+        removal = np.empty((0, 0, 0), dtype=np.int16)
+    return ranks, holding, order, ends, matrix, sweep, removal
+
+
+@kernel
+def holding_values(
+    m: int,
+    ranks: Int64s,
+    holding: Int64s,
+    order: Int64s,
+    ends: Int64s,
+    matrix: Int64s,
+    sweep: Int16s,
+    removal: Int16s,
+    field: Array,
+    hs1_out: Array,
+    ppot_out: Array,
+) -> None:
+    """HS1 and PPOT1 (0 on the river) of every holding against ``field``.
+
+    Args:
+        m: Cards off the board (49, 48 or 47).
+        ranks, holding, order, ends, matrix, sweep, removal: The board's arrays
+            (``board_arrays``).
         field: ``(1326,)`` non-negative weights of the opponent's holdings (Loki's field
             array); each holding's live weight must be positive.
-        pair_index: ``agents.strength.holdings.PAIR_INDEX``.
         hs1_out: ``(1326,)`` HS1 of each holding; NaN where it meets the board.
         ppot_out: ``(1326,)`` PPOT1 ("tied/2" denominators, Papp 1998 section 5.3); NaN where
             the holding meets the board.
     """
     pairs = m * (m - 1) // 2
-    ranks = np.empty(pairs, dtype=np.int64)
     weights = np.empty(pairs)
-    holding = np.empty(pairs, dtype=np.int64)
-    matrix = np.full((m, m), -1, dtype=np.int64)  # the diagonal: below every rank, weight 0
     wmatrix = np.zeros((m, m))
     p = 0
     for j in range(1, m):
         for i in range(j):
-            h = pair_index[slots[i], slots[j]]
-            ranks[p], weights[p], holding[p] = pair_ranks[p], field[h], h
-            matrix[i, j] = matrix[j, i] = pair_ranks[p]
-            wmatrix[i, j] = wmatrix[j, i] = field[h]
+            weights[p] = field[holding[p]]
+            wmatrix[i, j] = wmatrix[j, i] = weights[p]
             p += 1
     below, tied, live = _strength(m, ranks, weights, matrix, wmatrix)
     hs1_out[:] = np.nan
@@ -221,10 +308,8 @@ def holding_values(
         hs1_out[holding[p]] = (below[p] + 0.5 * tied[p]) / live[p]
         ppot_out[holding[p]] = 0.0
     if m > 47:
-        finals = np.empty((pairs, m), dtype=np.int16)
-        _finals(m, triple_ranks, finals)
-        rises = _rises(m, ranks, weights, finals)
-        _shared(m, matrix, wmatrix, finals, rises)
+        rises = _rises(order, ends, weights, sweep)
+        _shared(m, wmatrix, removal, rises)
         completions = m - 4
         for p in range(pairs):
             behind = live[p] - below[p] - tied[p]

@@ -30,26 +30,30 @@ After the flop HS1 and PPOT1 of all 1,326 holdings against the field come from o
 call (``agents.lbr.loki_kernels.holding_values``); the rules are Loki's own compiled
 ``agents.loki.triples.decide``, one row per holding. The policy expects to be asked at each of
 Loki's decisions of a hand in order (``LocalBestResponse`` does), since a holding's state at
-a decision depends on its probabilities at the earlier ones.
+a decision depends on its probabilities at the earlier ones. Within a hand it keeps each
+history's answer (a raise the LBR probed is not recomputed when made) and the models replayed
+through each history (a longer one extends them); a board's arrays for the compiled call
+(``agents.lbr.loki_boards``) are built once, where Loki decides on it. Its batched form is one
+shadow per table (``agents.lbr.per_table_ranges``).
 """
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
 from agents.base import certain
 from agents.lbr.agent import LocalBestResponse
-from agents.lbr.loki_kernels import holding_values
+from agents.lbr.loki_boards import LokiBoard, board_values, loki_board, loki_holding_values
 from agents.loki.action_contexts import replay
 from agents.loki.agent import Loki, Loki2, loki_moderate, loki_som, loki_tight
 from agents.loki.opponents import OpponentModels, later_bets
 from agents.loki.params import Betting
 from agents.loki.preflop import (
+    Group,
     PreflopStrategy,
     group_of,
     preflop_action,
@@ -57,84 +61,54 @@ from agents.loki.preflop import (
     small_blind_seat,
 )
 from agents.loki.triples import decide
-from agents.strength.board_kernels import board_subset_ranks
-from agents.strength.holdings import NUM_HOLDINGS, PAIR_INDEX
+from agents.strength.holdings import NUM_HOLDINGS
 from agents.strength.income_rate import load_income_rates
-from agents.strength.street import street_tables
-from agents.strength.street_constants import kernel_constants
-from agents.strength.street_kernels import MOST_PAIRS, MOST_TRIPLES
 from envs.events import Acted
 from envs.rules import Action, Street
 from envs.view import PlayerView
 
+if TYPE_CHECKING:
+    from agents.lbr.per_table_ranges import PerTableRanges
+
 __all__ = [
     "ShadowLoki",
-    "board_values",
     "lbr_loki",
     "lbr_loki2",
     "lbr_loki_moderate",
     "lbr_loki_som",
     "lbr_loki_tight",
-    "loki_holding_values",
 ]
 
 Floats = npt.NDArray[np.float64]
 Index = npt.NDArray[np.intp]
 History = tuple[Acted, ...]
+_KEPT_BOARDS = 6
+"""Boards kept from hand to hand (a duplicate match deals each board twice)."""
 
 
 @dataclass(frozen=True)
-class _Board:
-    """One board's ranks (for ``holding_values``) and re-weighting values."""
+class _Settings:
+    """Loki's settings repeated for every holding (``decide`` reads them per row)."""
 
-    m: int
-    slots: npt.NDArray[np.int64]
-    pairs: npt.NDArray[np.int16]
-    triples: npt.NDArray[np.int16]
-    hs1: Floats
-    ppotc: Floats
-
-
-def board_values(board: tuple[int, ...]) -> tuple[Floats, Floats]:
-    """HS1 and PPOTc of every holding on ``board`` as Loki's re-weighting reads them: from
-    ``street_tables`` with any hand off the board (the values do not depend on it)."""
-    spare = [c for c in range(52) if c not in board][:2]
-    padded = np.array([[*board, *(0,) * (5 - len(board))]])
-    tables = street_tables(np.array([spare]), padded, np.array([len(board)]))
-    return tables.hs1[0], tables.ppotc[0]
+    index: Index
+    make1: Floats
+    make2: Floats
+    switches: npt.NDArray[np.bool_]
+    width: Floats
+    triples: npt.NDArray[np.bool_]
 
 
-def _ranks(board: tuple[int, ...]) -> _Board:
-    slots = np.empty(52, dtype=np.int64)
-    pairs = np.empty(MOST_PAIRS, dtype=np.int16)
-    triples = np.empty(MOST_TRIPLES if len(board) < 5 else 1, dtype=np.int16)
-    c = kernel_constants()
-    m = board_subset_ranks(
-        np.array(board, dtype=np.int64), len(board), c.card_keys, c.flush_keys,
-        c.rank_keys, c.offs, c.look, c.flush, slots, pairs, triples,
-    )  # fmt: skip
-    hs1, ppotc = board_values(board)
-    return _Board(m, slots, pairs, triples, hs1, ppotc)
-
-
-def loki_holding_values(
-    board: tuple[int, ...], field: Floats, *, ranks: _Board | None = None
-) -> tuple[Floats, Floats]:
-    """``(HS1, PPOT1)`` of every holding (NaN where it meets the board, PPOT1 0 on the
-    river) against the field weights ``field`` (1,326 non-negative values).
-
-    Raises:
-        ValueError: on a board of other than 3 to 5 distinct cards, or a bad field.
-    """
-    if not 3 <= len(board) <= 5 or len(set(board)) != len(board):
-        raise ValueError(f"board must be 3 to 5 distinct cards, got {board!r}")
-    weights = np.ascontiguousarray(field, dtype=np.float64)
-    if weights.shape != (NUM_HOLDINGS,) or not np.all(np.isfinite(weights) & (weights >= 0)):
-        raise ValueError("field must be 1,326 finite non-negative weights")
-    b = ranks if ranks is not None else _ranks(board)
-    hs1, ppot = np.empty(NUM_HOLDINGS), np.empty(NUM_HOLDINGS)
-    holding_values(b.m, b.slots, b.pairs, b.triples, weights, PAIR_INDEX, hs1, ppot)
-    return hs1, ppot
+def _settings(agent: Loki) -> _Settings:
+    p, thresholds = agent.params, agent.thresholds()
+    switches = [thresholds.semi_bluff, thresholds.pot_odds, thresholds.showdown_odds]
+    return _Settings(
+        np.arange(NUM_HOLDINGS, dtype=np.intp),
+        np.full(NUM_HOLDINGS, thresholds.make1),
+        np.full(NUM_HOLDINGS, thresholds.make2),
+        np.tile(np.array(switches, dtype=np.bool_), (NUM_HOLDINGS, 1)),
+        np.full(NUM_HOLDINGS, p.triple_width),
+        np.full(NUM_HOLDINGS, p.betting == Betting.TRIPLES),
+    )
 
 
 @dataclass(frozen=True)
@@ -142,7 +116,17 @@ class _Decided:
     """Loki's post-flop decision with every holding: the triple's regions, the semi-bluff."""
 
     bounds: Floats
+    """``(1326, 2)``: the regions' bounds ``(C0, C1)`` of each holding's triple."""
     semi_bluff: npt.NDArray[np.bool_]
+    """A bet here is a semi-bluff (nothing to call, EHS' below make1)."""
+    street: int
+    """The decision's round (``Street`` value)."""
+    semi: npt.NDArray[np.int64]
+    """The street of each holding's semi-bluff going on at the decision (-1: none)."""
+    lo: Floats
+    """Where each holding's Loki-2 draw lies at the decision: ``[lo, hi)``."""
+    hi: Floats
+    """See ``lo``."""
 
 
 class ShadowLoki:
@@ -150,7 +134,8 @@ class ShadowLoki:
 
     Args:
         agent: A fresh agent with the opponent's settings (a ``Loki``; ``Loki2`` or any
-            parameters); this object owns it and tells it every hand end the opponent sees.
+            parameters); this object owns it and reads its settings and pre-flop table (its
+            own models are not needed: the shadow keeps the opponent's).
     """
 
     def __init__(self, agent: Loki) -> None:
@@ -160,20 +145,27 @@ class ShadowLoki:
         self.name = agent.name
         self.memoryless = agent.memoryless
         self._thresholds = agent.thresholds()
+        self._per_holding = _settings(agent)
+        self._selected: dict[tuple[int, Group, bool], npt.NDArray[np.int64]] = {}
         self._models = OpponentModels(agent.params, self._thresholds)
         self._street_board: tuple[int, ...] = ()
-        self._boards: dict[tuple[int, ...], _Board] = {}
+        self._boards: dict[tuple[int, ...], LokiBoard] = {}
+        self._board_values: dict[tuple[int, ...], tuple[Floats, Floats]] = {}
         self._new_hand(None)
 
     # ------------------------------------------------------------------ RangePolicy
 
-    def batched(self, num_tables: int) -> None:
-        """No batched form yet: the local best response to Loki plays on the scalar engine."""
-        return None
+    def batched(self, num_tables: int) -> PerTableRanges:
+        """``PerTableRanges`` of a fresh shadow of a fresh copy of the agent per table."""
+        from agents.lbr.per_table_ranges import PerTableRanges
+
+        return PerTableRanges([ShadowLoki(self.agent.spawn()) for _ in range(num_tables)])
 
     def table_bytes(self, num_seats: int) -> int:
-        """No batched form: nothing per table."""
-        return 0
+        """A shadow's boards at most (two hands' kept, the current hand's three): 410 KB each,
+        mostly the card-removal counts (``board_arrays``); and a hand's histories, about 20,
+        each with its answer, field and models (45 KB)."""
+        return (_KEPT_BOARDS + 3) * 410_000 + 20 * 45_000
 
     def probabilities(self, view: PlayerView, holdings: Index, *, probe: bool = False) -> Floats:
         """``(len(holdings), 3)``: Loki's probabilities at ``view`` with each holding, given
@@ -181,13 +173,16 @@ class ShadowLoki:
         key = (view.hand_id, view.button, view.seat)
         if key != self._hand:
             self._new_hand(key)
-        preflop = view.street == Street.PREFLOP
-        result = self._preflop(view) if preflop else self._postflop(view)
+        history = tuple(view.actions)
+        result = self._answers.get(history)
+        if result is None:  # a probed raise is asked again when it is made
+            preflop = view.street == Street.PREFLOP
+            result = self._preflop(view) if preflop else self._postflop(view)
+            self._answers[history] = result
         return result[holdings]
 
     def observe(self, view: PlayerView) -> None:
         """The opponent's end of the hand: the models count its actions (``loki-som``)."""
-        self.agent.observe(view)
         self._street_board = view.board
         for decision in replay(view):
             if decision.seat != view.seat:
@@ -207,31 +202,42 @@ class ShadowLoki:
         self._hand = key
         self._models.start_hand()
         self._fields: dict[History, Floats] = {}
+        self._replayed: dict[History, OpponentModels] = {(): self._models}
+        self._answers: dict[History, Floats] = {}
         self._decided: dict[History, _Decided] = {}
         self._strategies: dict[History, npt.NDArray[np.int64]] = {}
-        if len(self._boards) > 8:
-            self._boards.clear()
+        for kept in (self._boards, self._board_values):
+            if len(kept) > _KEPT_BOARDS:
+                kept.clear()
 
-    def _board(self, board: tuple[int, ...]) -> _Board:
+    def _board(self, board: tuple[int, ...]) -> LokiBoard:
         ranks = self._boards.get(board)
         if ranks is None:
-            ranks = self._boards[board] = _ranks(board)
+            ranks = self._boards[board] = loki_board(board)
         return ranks
 
     def _values(self, street: Street) -> tuple[Floats, Floats]:
-        board = self._board(self._street_board[: {1: 3, 2: 4, 3: 5}[int(street)]])
-        return board.hs1, board.ppotc
+        board = self._street_board[: {1: 3, 2: 4, 3: 5}[int(street)]]
+        values = self._board_values.get(board)
+        if values is None:
+            values = self._board_values[board] = board_values(board)
+        return values
 
     def _field(self, view: PlayerView) -> Floats:
-        """Loki's field array at ``view``: its models replayed through the hand's actions."""
+        """Loki's field array at ``view``: its models replayed through the hand's actions
+        (from the models of the longest history already replayed that this one extends)."""
         history = tuple(view.actions)
         field = self._fields.get(history)
         if field is None:
-            models = copy.deepcopy(self._models)
+            start = len(history)
+            while history[:start] not in self._replayed:
+                start -= 1
+            models = self._replayed[history[:start]].copy()
             self._street_board = view.board
-            for decision in replay(view):
+            for decision in replay(view, start):
                 if decision.seat != view.seat:
                     models.learn(decision, self._values, view.rules)
+            self._replayed[history] = models
             opponents = [s for s in view.active_seats if s != view.seat]
             field = self._fields[history] = np.array(models.field(opponents))
         return field
@@ -248,10 +254,10 @@ class ShadowLoki:
         strategies = self._strategies.get(history)
         if strategies is None:
             strategies = self._strategies[history] = self._select(view)
-        result = np.empty((NUM_HOLDINGS, 3))
-        for strategy in np.unique(strategies):
-            action = preflop_action(PreflopStrategy(int(strategy)), view)
-            result[strategies == strategy] = certain(action)
+        rows = np.zeros((len(PreflopStrategy), 3))  # each strategy's certain action here
+        for strategy in np.unique(strategies).tolist():
+            rows[strategy] = certain(preflop_action(PreflopStrategy(strategy), view))
+        result: Floats = rows[strategies]
         return result
 
     def _select(self, view: PlayerView) -> npt.NDArray[np.int64]:
@@ -260,8 +266,12 @@ class ShadowLoki:
         p, table = self.agent.params, self.agent.preflop_table
         position, inpot, guaranteed = preflop_situation(view)
         group = group_of(guaranteed + p.probability_play * (inpot - guaranteed))
-        ir = load_income_rates().of_holdings(group.players)
         small_blind = view.seat == small_blind_seat(view)
+        situation = (position, group, small_blind)
+        chosen = self._selected.get(situation)  # a few situations recur hand after hand
+        if chosen is not None:
+            return chosen
+        ir = load_income_rates().of_holdings(group.players)
         call1, call2 = table.small_blind[p.tightness, group]
 
         def reaches(strategy: PreflopStrategy) -> npt.NDArray[np.bool_]:
@@ -281,6 +291,8 @@ class ShadowLoki:
         chosen = np.full(NUM_HOLDINGS, int(PreflopStrategy.MAKE0), dtype=np.int64)
         for mask, strategy in reversed(rules):  # the most aggressive reached wins
             chosen[mask] = int(strategy)
+        chosen.flags.writeable = False
+        self._selected[situation] = chosen
         return chosen
 
     def _postflop(self, view: PlayerView) -> Floats:
@@ -288,21 +300,28 @@ class ShadowLoki:
         triples = p.betting == Betting.TRIPLES
         semi = np.full(NUM_HOLDINGS, -1, dtype=np.int64)  # street of the semi-bluff
         lo, hi = np.zeros(NUM_HOLDINGS), np.ones(NUM_HOLDINGS)
-        for decision in replay(view):
-            if decision.seat != view.seat or decision.street == Street.PREFLOP:
-                continue
-            done = self._decided.get(tuple(view.actions[: decision.index]))
+        last = next(
+            (
+                i
+                for i in range(len(view.actions) - 1, -1, -1)
+                if view.actions[i].seat == view.seat and view.actions[i].street != Street.PREFLOP
+            ),
+            None,
+        )
+        if last is not None:  # Loki's last post-flop decision, which followed the earlier ones
+            done = self._decided.get(view.actions[:last])
             if done is None:
                 raise ValueError(
                     f"{self.name}: not asked at Loki's decision at log position "
-                    f"{decision.index} of hand {view.hand_id}; ask at each decision in order"
+                    f"{last} of hand {view.hand_id}; ask at each decision in order"
                 )
-            if decision.to_call > 0:
-                semi[:] = -1
-            if decision.action == Action.RAISE:
-                semi[done.semi_bluff] = int(decision.street)
+            action = view.actions[last].action
+            semi = done.semi.copy()
+            if action == Action.RAISE:
+                semi[done.semi_bluff] = done.street
+            lo, hi = done.lo, done.hi
             if triples:
-                lo, hi = _narrow(lo, hi, done.bounds, int(decision.action))
+                lo, hi = _narrow(lo, hi, done.bounds, int(action))
         if view.to_call > 0:
             semi[:] = -1
         opponents = [s for s in view.active_seats if s != view.seat]
@@ -310,8 +329,9 @@ class ShadowLoki:
         hs1, ppot = loki_holding_values(
             view.board, self._field(view), ranks=self._board(view.board)
         )
-        live = np.isfinite(hs1)
-        hsn = np.where(live, hs1, 0.0) ** n
+        live = np.isfinite(hs1)  # not where the holding meets the board
+        hsn = np.where(live, hs1, 0.0)
+        hsn = hsn if n == 1 else hsn**n
         ppot = np.where(live, ppot, 0.0)
         if view.street == Street.FLOP and p.lookahead == 2:
             raise ValueError(f"{self.name}: PPOT2 (lookahead 2) is not supported")
@@ -319,27 +339,22 @@ class ShadowLoki:
             a.street == view.street and a.seat == view.seat and a.amount > 0 for a in view.actions
         )
         rows = NUM_HOLDINGS
-
-        def full(value: object, dtype: type[np.generic]) -> npt.NDArray[Any]:
-            return np.full(rows, value, dtype=dtype)
-
+        situation = (view.street, view.to_call, view.pot, view.bet_size, view.num_bets, n)
+        ints = np.empty((7, rows), dtype=np.int64)  # each row one argument, for every holding
+        ints[:] = np.array([*situation, later_bets(view.rules, view.street)])[:, np.newaxis]
+        flags = np.empty((2, rows), dtype=np.bool_)
+        flags[:] = np.array([Action.RAISE in view.legal_actions, invested])[:, np.newaxis]
+        t = self._per_holding
+        street, to_call, pot, bet, bets, players, later = ints
         out, bounds, ehs = np.empty((rows, 3)), np.empty((rows, 2)), np.empty(rows)
-        switches = [self._thresholds.semi_bluff, self._thresholds.pot_odds]
         decide(
-            hsn, ppot, np.arange(rows, dtype=np.intp),
-            full(int(view.street), np.int64), full(view.to_call, np.int64),
-            full(view.pot, np.int64), full(view.bet_size, np.int64),
-            full(view.num_bets, np.int64), full(Action.RAISE in view.legal_actions, np.bool_),
-            full(invested, np.bool_), full(n, np.int64),
-            full(later_bets(view.rules, view.street), np.int64),
-            (semi >= 0) & (semi < int(view.street)),
-            full(self._thresholds.make1, np.float64), full(self._thresholds.make2, np.float64),
-            np.tile([*switches, self._thresholds.showdown_odds], (rows, 1)),
-            full(p.triple_width, np.float64), full(triples, np.bool_),
-            np.stack([lo, hi], axis=1), out, bounds, ehs,
+            hsn, ppot, t.index, street, to_call, pot, bet, bets, flags[0], flags[1], players,
+            later,
+            (semi >= 0) & (semi < int(view.street)), t.make1, t.make2, t.switches, t.width,
+            t.triples, np.stack([lo, hi], axis=1), out, bounds, ehs,
         )  # fmt: skip
         semi_bluff = (view.to_call == 0) & (ehs < p.make1)
-        self._decided[tuple(view.actions)] = _Decided(bounds, semi_bluff)
+        self._decided[view.actions] = _Decided(bounds, semi_bluff, int(view.street), semi, lo, hi)
         return out
 
 

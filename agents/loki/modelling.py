@@ -39,6 +39,13 @@ class ActionFrequencies:
         self.counts = np.zeros((4, 3, 3), dtype=np.int64)
         """``counts[round, bets to call, action]`` observed so far."""
 
+    def copy(self) -> ActionFrequencies:
+        """An independent copy (its own counts)."""
+        twin = ActionFrequencies.__new__(ActionFrequencies)
+        twin._params, twin._defaults = self._params, self._defaults
+        twin.counts = self.counts.copy()
+        return twin
+
     def observe(self, street: Street, bets_to_call: int, action: Action) -> None:
         """Count one action (only specific modelling learns)."""
         if self._params.modelling == Modelling.SPECIFIC:

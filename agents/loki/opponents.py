@@ -21,6 +21,7 @@ of every holding) come from ``agents.strength.street``.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 
 import numpy as np
@@ -67,6 +68,15 @@ class OpponentModels:
         self._weights: dict[int, Array] = {}
         # Per opponent: the round, its weights at the round's start, the highest mu applied.
         self._round_start: dict[int, tuple[Street, Array, float]] = {}
+
+    def copy(self) -> OpponentModels:
+        """An independent copy: the same frequencies and weight tables, which the copy and
+        this object then learn apart (the tables are never changed in place, only replaced)."""
+        twin = copy.copy(self)
+        twin._frequencies = {seat: f.copy() for seat, f in self._frequencies.items()}
+        twin._weights = dict(self._weights)
+        twin._round_start = dict(self._round_start)
+        return twin
 
     def weights(self, seat: int) -> Array:
         """The current (read-only) weight table of ``seat``."""

@@ -18,11 +18,12 @@ import pytest
 
 from agents.baselines import CallAgent, RandomAgent, RuleAgent
 from agents.bpp import BPPAgent, BPPCurvesAgent, deterministic_bpp
-from agents.lbr import LBRParams, LocalBestResponse, ShadowBayesian
+from agents.lbr import LBRParams, LocalBestResponse, ShadowBayesian, ShadowLoki
 from agents.lbr.batched_lbr import BatchedLBR
 from agents.lbr.equity_cache import preflop_equities
 from agents.lbr.holding_equity import completion_sample, equity_rows, holding_equities
 from agents.lbr.range_policy import CardIndependent, RangePolicy, VectorRule
+from agents.loki import Loki, Loki2, loki_som
 from agents.strength.holdings import HOLDINGS, PAIR_INDEX, dead_mask
 from envs.batched.adapter import has_batched_form
 from envs.batched.views import decision_batch, hand_end_batch
@@ -44,6 +45,9 @@ OPPONENTS: dict[str, tuple[Callable[[], RangePolicy], Callable[[], object]]] = {
     "bpp": (lambda: ShadowBayesian(BPPAgent()), BPPAgent),
     "bpp-det": (lambda: ShadowBayesian(deterministic_bpp()), deterministic_bpp),
     "bpp-curves": (lambda: ShadowBayesian(BPPCurvesAgent()), BPPCurvesAgent),
+    "loki": (lambda: ShadowLoki(Loki()), Loki),
+    "loki2": (lambda: ShadowLoki(Loki2()), Loki2),
+    "loki-som": (lambda: ShadowLoki(loki_som()), loki_som),
 }
 
 
@@ -108,12 +112,12 @@ def test_batched_lbr_plays_as_its_scalar_twin(case: str) -> None:
     assert worst < 1e-9
 
 
-def test_the_registry_lbr_agents_have_batched_forms_except_against_loki() -> None:
+def test_the_registry_lbr_agents_have_batched_forms() -> None:
     from envs.registry import make_agent
 
-    for name in ("lbr-bpp", "lbr-bpp-det", "lbr-bpp-curves", "lbr-rule", "lbr-call"):
+    names = ("lbr-bpp", "lbr-bpp-det", "lbr-bpp-curves", "lbr-rule", "lbr-call", "lbr-loki")
+    for name in (*names, "lbr-loki2", "lbr-loki-tight", "lbr-loki-moderate", "lbr-loki-som"):
         assert has_batched_form(make_agent(name)), name
-    assert not has_batched_form(make_agent("lbr-loki"))
 
 
 def test_a_probed_raise_is_not_kept_by_the_bpp_copy() -> None:
