@@ -30,6 +30,7 @@ _SETTINGS = (
     "reward_scale",
     "fold_bias",
     "eval_aivat",
+    "session_hands",
 )
 """Options that override ``TrainConfig``'s defaults when given."""
 
@@ -84,6 +85,12 @@ def add_parser(sub: Any) -> None:
     train.add_argument("--learning-rate", type=float, help="Adam step size")
     train.add_argument("--reward-scale", type=float, help="factor on the training rewards")
     train.add_argument("--fold-bias", type=float, help="added to the fresh policy's fold logit")
+    train.add_argument(
+        "--session-hands",
+        type=positive_int,
+        help="start each training table afresh (new opponents' memory) every this many hands "
+        "(default: one match per table for the whole run)",
+    )
     train.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
     train.set_defaults(command=run, parser=train)
 

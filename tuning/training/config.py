@@ -79,6 +79,10 @@ class TrainConfig:
     (``results/training.md``)."""
     net_arch: tuple[int, ...] = (64, 64)
     """Hidden layers of the policy and of the value network (separate networks)."""
+    session_hands: int | None = None
+    """Hands after which a training table starts a new match with fresh opponents (as the
+    evaluation's sessions do); ``None``: each table is one match for the whole run, so
+    learning opponents adapt to the learner for thousands of hands."""
     threads: int = 1
     """Torch CPU threads (1: reproducible, and fair to a shared machine)."""
 
@@ -95,6 +99,8 @@ class TrainConfig:
         whole_number("threads", self.threads, minimum=1)
         if self.eval_seed is not None:
             whole_number("eval_seed", self.eval_seed, minimum=0)
+        if self.session_hands is not None:
+            whole_number("session_hands", self.session_hands, minimum=1)
         if self.eval_session_deals is not None:
             whole_number("eval_session_deals", self.eval_session_deals, minimum=1)
         if self.batch_size > self.n_steps * self.num_envs:

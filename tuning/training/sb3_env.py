@@ -9,6 +9,11 @@ which is how sb3-contrib's ``MaskablePPO`` finds them.
 It also counts the hands the learner's tables played (``hands``, skipped hands included) and
 keeps the recent rewards per hand (``recent_rewards``, in big blinds) for the progress bar.
 The rewards it returns are the env's times ``reward_scale``.
+
+With ``session_hands``, a table starts a new match (fresh opponents: BPP and Loki forget what
+they learned of the learner) once it has played that many hands since its last start, as the
+evaluation sessions and the LBR bounds' matches do; the hand dealt after the last one of a
+session is dropped untold.
 """
 
 from __future__ import annotations
@@ -42,8 +47,12 @@ class HoldemVecEnv(VecEnv):
         *,
         rules: Rules | None = None,
         reward_scale: float = 1.0,
+        session_hands: int | None = None,
+        session_seed: int = 0,
     ) -> None:
         self.reward_scale = reward_scale
+        self.session_hands = session_hands
+        self.session_seed = session_seed
         self.tables = LimitHoldemVectorEnv(num_envs, opponents, rules=rules)
         self.encoder = FeatureEncoder(self.tables.rules)
         observation_space = spaces.Box(
@@ -53,6 +62,8 @@ class HoldemVecEnv(VecEnv):
         self.hands = 0
         self.recent_rewards: deque[float] = deque(maxlen=2000)
         self._actions: npt.NDArray[np.int64] | None = None
+        self._session_played = np.zeros(num_envs, dtype=np.int64)
+        self._sessions = np.zeros(num_envs, dtype=np.int64)
 
     def reset(self) -> npt.NDArray[np.float32]:
         seeds = self._seeds if any(s is not None for s in self._seeds) else None
@@ -84,8 +95,32 @@ class HoldemVecEnv(VecEnv):
                 self.recent_rewards.append(float(rewards[i]))
             self.hands += len(done)
         self._count_skipped(info)
+        self._session_played[done] += 1
+        if self.session_hands is not None and len(done):
+            self._new_sessions(done, features)
         scaled = (rewards * self.reward_scale).astype(np.float32)
         return features, scaled, terminated | truncated, infos
+
+    def _new_sessions(self, done: npt.NDArray[np.intp], features: npt.NDArray[np.float32]) -> None:
+        """New matches at the tables of ``done`` whose session is over; their rows of
+        ``features`` become the new matches' first observations."""
+        assert self.session_hands is not None
+        over = done[self._session_played[done] >= self.session_hands]
+        if not len(over):
+            return
+        seeds: list[int | None] = [None] * self.num_envs
+        for table in over.tolist():
+            self._sessions[table] += 1
+            sequence = np.random.SeedSequence(
+                [self.session_seed, table, int(self._sessions[table])]
+            )
+            seeds[table] = int(sequence.generate_state(1)[0])
+        mask = np.zeros(self.num_envs, dtype=bool)
+        mask[over] = True
+        obs, info = self.tables.reset(seed=seeds, options={"reset_mask": mask})
+        features[over] = self.encoder.encode({key: value[over] for key, value in obs.items()})
+        self._session_played[over] = 0
+        self._count_skipped(info)
 
     def close(self) -> None:
         self.tables.close()
@@ -144,4 +179,5 @@ class HoldemVecEnv(VecEnv):
         for i in np.flatnonzero(info["_skipped_rewards"]):
             skipped = info["skipped_rewards"][i]
             self.hands += len(skipped)
+            self._session_played[i] += len(skipped)
             self.recent_rewards.extend(skipped)

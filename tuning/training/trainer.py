@@ -161,7 +161,11 @@ class _Run:
         config = self.config
         torch.set_num_threads(config.threads)
         self.venv = HoldemVecEnv(
-            config.num_envs, config.opponents, reward_scale=config.reward_scale
+            config.num_envs,
+            config.opponents,
+            reward_scale=config.reward_scale,
+            session_hands=config.session_hands,
+            session_seed=self.segment_seed,
         )
         self.ceiling = ceiling_of(config.opponents, self.venv.tables.rules)
         # Counted at once, so that a resumption after an interruption gets fresh table seeds.
