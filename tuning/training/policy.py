@@ -38,7 +38,8 @@ def policy_probabilities(
     False, in float64 (so that draws accept their sums); one network call for all rows."""
     policy = model.policy
     with torch.no_grad():
-        tensor = torch.as_tensor(features, device=policy.device)
+        # The device of a layer, not ``policy.device``, which walks all parameters per call.
+        tensor = torch.as_tensor(features, device=policy.action_net.weight.device)
         latent = policy.mlp_extractor.forward_actor(
             policy.extract_features(tensor, policy.pi_features_extractor)
         )

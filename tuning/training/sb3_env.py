@@ -68,24 +68,21 @@ class HoldemVecEnv(VecEnv):
     def step_wait(self) -> VecEnvStepReturn:
         if self._actions is None:
             raise RuntimeError("step_wait() without step_async()")
-        obs, rewards, terminated, truncated, info = self.tables.step(self._actions)
+        step = self.tables.step_batched(self._actions)
         self._actions = None
-        features = self.encoder.encode(obs)
+        features = self.encoder.encode(step.obs)
         infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
-        done = np.flatnonzero(terminated | truncated)
-        if len(done):
-            final = info["final_obs"]
-            last = self.encoder.encode(
-                {key: np.stack([final[i][key] for i in done]) for key in final[done[0]]}
-            )
-            for row, i in enumerate(done):
+        if step.final_obs is not None:
+            last = self.encoder.encode(step.final_obs)
+            for row, i in enumerate(step.ended.tolist()):
                 infos[i]["terminal_observation"] = last[row]
                 infos[i]["TimeLimit.truncated"] = False
-                self.recent_rewards.append(float(rewards[i]))
-            self.hands += len(done)
-        self._count_skipped(info)
-        scaled = (rewards * self.reward_scale).astype(np.float32)
-        return features, scaled, terminated | truncated, infos
+            self.recent_rewards.extend(step.rewards[step.ended].tolist())
+            self.hands += len(step.ended)
+        for i in sorted(step.skipped):
+            self._count_hands(step.skipped[i])
+        scaled = (step.rewards * self.reward_scale).astype(np.float32)
+        return features, scaled, step.terminated, infos
 
     def close(self) -> None:
         self.tables.close()
@@ -142,6 +139,8 @@ class HoldemVecEnv(VecEnv):
         if "skipped_rewards" not in info:
             return
         for i in np.flatnonzero(info["_skipped_rewards"]):
-            skipped = info["skipped_rewards"][i]
-            self.hands += len(skipped)
-            self.recent_rewards.extend(skipped)
+            self._count_hands(info["skipped_rewards"][i])
+
+    def _count_hands(self, rewards: Sequence[float]) -> None:
+        self.hands += len(rewards)
+        self.recent_rewards.extend(rewards)
