@@ -16,6 +16,7 @@ episode is one hand of one to a few learner decisions, so ``NEXT_STEP``'s extra 
 would be a third or more of all steps. The last observation of a finished hand is then in
 ``info["final_obs"]`` and its info (``payoffs``...) in ``info["final_info"]``. ``NEXT_STEP``
 and ``DISABLED`` (with ``options={"reset_mask": ...}``) are supported as in ``SyncVectorEnv``.
+``step_batched`` is ``SAME_STEP``'s step with the ended hands batched, not in per-table infos.
 
 A step is atomic: every table's action is checked before any table moves, and an error names
 the table.

@@ -8,6 +8,11 @@ which is what a batch of tables asks: the ``rule`` bot's post-flop decisions and
 of learners. The opponents' seven-card
 ranks are looked up in the evaluator's tables (``envs.evaluator``) inside the loop, so a row
 costs 1,081 table reads and no temporary arrays.
+
+``sampled_equities(hole, board, candidates)`` estimates equity against one random holding the
+same way, in one compiled loop: each sample's opponent holding and board completion are the
+first unseen cards of a given deck order (the learners' equity feature,
+``tuning.training.sampled_equity``).
 """
 
 from __future__ import annotations

@@ -25,7 +25,8 @@ Hand strength (Loki's HS1, Papp 1998 section 5.2) and equity against a random ho
 (``tuning.training.sampled_equity``) are the computed features: an MLP learns card combinations
 slowly, HS is what the rule-based agents of the papers start from, and equity (which counts
 the cards to come) is what a best response against card-independent bots bets on. Pre-flop
-HS is 0 and the rank block carries the information. Both are computed for all rows at once.
+HS is 0 and the rank block carries the information. Both are computed for all rows at once,
+and only for cards the process has not seen yet (``tuning.training.strength_memo``).
 
 Seats are the observation's: the learner is seat 0 (as in the env). An agent in another seat
 rotates its observation first (``seat_relative``).

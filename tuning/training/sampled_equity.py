@@ -9,7 +9,8 @@ turn it misjudges draws; equity does not. It is estimated by Monte Carlo over a 
 deck permutations drawn once from the estimator's seed, so it is a deterministic function of
 the cards (the same in training and evaluation) with a standard error of at most
 ``0.5 / sqrt(samples)``; on the river it is HS1 exactly. Pre-flop values are kept per holding
-(the same samples, computed once for all 1,326 holdings on first use).
+(the same samples, computed once for all 1,326 holdings on first use). The samples are played
+by one compiled loop over the rows (``agents.strength.batched.sampled_equities``).
 """
 
 from __future__ import annotations

@@ -3,7 +3,8 @@
 SB3 does not accept Gymnasium vector envs, so this adapter presents ``LimitHoldemVectorEnv``
 (``SAME_STEP`` autoreset, which is SB3's own convention: the final observation of an episode
 is in ``infos[i]["terminal_observation"]``) with its observations encoded in one batched call
-of ``FeatureEncoder``. ``env_method("action_masks")`` returns every table's legal actions,
+of ``FeatureEncoder``, the final ones in another (``LimitHoldemVectorEnv.step_batched`` gives
+them batched). ``env_method("action_masks")`` returns every table's legal actions,
 which is how sb3-contrib's ``MaskablePPO`` finds them.
 
 It also counts the hands the learner's tables played (``hands``, skipped hands included) and
