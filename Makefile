@@ -51,6 +51,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_runner.py --write results/benchmarks.md
 	$(BIN)/python benchmarks/bench_loki.py --write results/benchmarks.md
 	$(BIN)/python benchmarks/bench_lbr.py --write results/benchmarks.md
+	$(BIN)/python benchmarks/bench_training.py --write results/benchmarks.md
 	$(BIN)/python benchmarks/bench_best_response.py --write results/benchmarks.md
 	tools/with_postgres.sh $(BIN)/python benchmarks/bench_workers.py --write results/benchmarks.md
 

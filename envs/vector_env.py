@@ -16,6 +16,7 @@ episode is one hand of one to a few learner decisions, so ``NEXT_STEP``'s extra 
 would be a third or more of all steps. The last observation of a finished hand is then in
 ``info["final_obs"]`` and its info (``payoffs``...) in ``info["final_info"]``. ``NEXT_STEP``
 and ``DISABLED`` (with ``options={"reset_mask": ...}``) are supported as in ``SyncVectorEnv``.
+``step_batched`` is ``SAME_STEP``'s step with the ended hands batched, not in per-table infos.
 
 A step is atomic: every table's action is checked before any table moves, and an error names
 the table.
@@ -31,7 +32,7 @@ the table.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -54,9 +55,28 @@ from envs.render import render_view
 from envs.rules import Action, Rules
 from envs.validation import whole_number
 
-__all__ = ["LimitHoldemVectorEnv", "OpponentSpec"]
+__all__ = ["BatchedStep", "LimitHoldemVectorEnv", "OpponentSpec"]
 
 Index = npt.NDArray[np.intp]
+
+
+class BatchedStep(NamedTuple):
+    """What ``LimitHoldemVectorEnv.step_batched`` returns: ``step``'s content, batched."""
+
+    obs: dict[str, Any]
+    """Every table's observation now (the next hand's where one ended), as ``step``'s."""
+    rewards: npt.NDArray[np.float64]
+    """The learner's reward per table (in big blinds; 0 where the hand goes on)."""
+    terminated: npt.NDArray[np.bool_]
+    """Tables whose hand ended."""
+    ended: Index
+    """Their rows, ascending."""
+    final_obs: dict[str, Any] | None
+    """The last observations of those hands, row ``k`` for table ``ended[k]`` (``step``'s
+    ``info["final_obs"]`` stacked); ``None`` when no hand ended."""
+    skipped: dict[int, list[float]]
+    """Rewards of the hands dealt and finished without a learner decision, by table (``step``'s
+    ``info["skipped_rewards"]``)."""
 
 
 class LimitHoldemVectorEnv(VectorEnv):
@@ -179,20 +199,14 @@ class LimitHoldemVectorEnv(VectorEnv):
                 f"table {int(np.argmax(pending))} finished its hand: reset it with "
                 "options={'reset_mask': ...} before stepping it (DISABLED autoreset)"
             )
-        tables = self.tables
-        terminated = tables.learner_acts(chosen, ~pending)
-        ended = np.flatnonzero(terminated)
-        rewards = np.zeros(self.num_envs, dtype=np.float64)
-        rewards[ended] = tables.rewards(ended)
-        if ended.size:
-            tables.tell_ends(ended)
+        terminated, rewards, ended = self._learner_step(chosen, ~pending)
         final: dict[str, Any] = {}
         restarted = np.flatnonzero(pending)  # NEXT_STEP: these only start their next hand
         if mode is AutoresetMode.SAME_STEP:
             if ended.size:
                 final = self._final(ended)
             restarted = ended
-        skipped = tables.deal(restarted) if restarted.size else {}
+        skipped = self.tables.deal(restarted) if restarted.size else {}
         info = self._info(np.arange(self.num_envs))
         if mode is not AutoresetMode.SAME_STEP:
             _add(info, "payoffs", ended, self._payoffs(ended), self.num_envs)
@@ -202,6 +216,25 @@ class LimitHoldemVectorEnv(VectorEnv):
         info.update(final)
         truncated = np.zeros(self.num_envs, dtype=bool)  # a hand is never truncated
         return self._observations(), rewards, terminated, truncated, info
+
+    def step_batched(self, actions: npt.ArrayLike) -> BatchedStep:
+        """``step`` (``SAME_STEP`` mode) without Gymnasium's per-table infos, for callers that
+        batch everything (the SB3 adapter ``tuning.training.sb3_env``): the same tables move
+        the same way, and the hands that ended come back as arrays (``BatchedStep``).
+
+        Raises:
+            ValueError: in another autoreset mode, and as ``step`` does.
+        """
+        if self.autoreset_mode is not AutoresetMode.SAME_STEP:
+            raise ValueError(
+                f"step_batched() restarts finished hands at once (SAME_STEP autoreset); this "
+                f"env's mode is {self.autoreset_mode.value}: use step()"
+            )
+        chosen = self._check_actions(actions)
+        terminated, rewards, ended = self._learner_step(chosen, ~self._autoreset)
+        final_obs = self._observations(ended) if ended.size else None
+        skipped = self.tables.deal(ended) if ended.size else {}
+        return BatchedStep(self._observations(), rewards, terminated, ended, final_obs, skipped)
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """``(num_envs, 3)`` legal actions of the learner at every table now (sb3-contrib's
@@ -254,6 +287,20 @@ class LimitHoldemVectorEnv(VectorEnv):
         if len(seeds) != self.num_envs:
             raise ValueError(f"expected {self.num_envs} seeds (one per table), got {len(seeds)}")
         return seeds
+
+    def _learner_step(
+        self, chosen: npt.NDArray[np.integer], moving: npt.NDArray[np.bool_]
+    ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.float64], Index]:
+        """The learner's actions at ``moving``, the opponents until the learner is to act
+        again, and the ends told: every table's termination and reward, and the ended rows."""
+        tables = self.tables
+        terminated = tables.learner_acts(chosen, moving)
+        ended = np.flatnonzero(terminated)
+        rewards = np.zeros(self.num_envs, dtype=np.float64)
+        rewards[ended] = tables.rewards(ended)
+        if ended.size:
+            tables.tell_ends(ended)
+        return terminated, rewards, ended
 
     def _observations(self, rows: Index | None = None) -> dict[str, Any]:
         """The learner's observations at ``rows`` (default: every table), from the batch's

@@ -8,6 +8,11 @@ which is what a batch of tables asks: the ``rule`` bot's post-flop decisions and
 of learners. The opponents' seven-card
 ranks are looked up in the evaluator's tables (``envs.evaluator``) inside the loop, so a row
 costs 1,081 table reads and no temporary arrays.
+
+``sampled_equities(hole, board, candidates)`` estimates equity against one random holding the
+same way, in one compiled loop: each sample's opponent holding and board completion are the
+first unseen cards of a given deck order (the learners' equity feature,
+``tuning.training.sampled_equity``).
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from agents.strength.holdings import HOLDING_FLUSH, HOLDING_KEYS, HOLDINGS
 from envs import _evaluator_tables as _t
 from envs.evaluator import CARD_KEYS, FLUSH_KEYS, KEY_INIT, lookup_tables
 
-__all__ = ["hand_strengths"]
+__all__ = ["hand_strengths", "sampled_equities"]
 
 _KEY_MASK = (1 << _t.KEY_BITS) - 1
 _FLUSH_BITS = _t.FLUSH_NIBBLES << _t.FLUSH_SHIFT
@@ -93,6 +98,71 @@ def _strength_rows(
         out[row] = (ahead + 0.5 * tied) / total
 
 
+@kernel
+def _equity_rows(
+    hole: np.ndarray,
+    board: np.ndarray,
+    candidates: np.ndarray,
+    card_keys: np.ndarray,
+    flush_keys: np.ndarray,
+    offs: np.ndarray,
+    look: np.ndarray,
+    flush: np.ndarray,
+    out: np.ndarray,
+) -> None:
+    rows, width = board.shape
+    samples, scanned = candidates.shape
+    dead = np.zeros(53, dtype=np.bool_)
+    drawn = np.zeros(7, dtype=np.int64)
+    for row in range(rows):
+        dead[:] = False
+        board_sums = KEY_INIT
+        board_masks = 0
+        missing = 0
+        for j in range(width):
+            card = board[row, j]
+            if card >= 52:
+                missing += 1
+                continue
+            dead[card] = True
+            board_sums += card_keys[card]
+            board_masks += flush_keys[card]
+        first, second = hole[row, 0], hole[row, 1]
+        dead[first] = True
+        dead[second] = True
+        hole_sums = card_keys[first] + card_keys[second]
+        hole_masks = flush_keys[first] + flush_keys[second]
+        wins = 0
+        ties = 0
+        for k in range(samples):
+            found = 0
+            for j in range(scanned):
+                card = candidates[k, j]
+                if not dead[card]:
+                    drawn[found] = card
+                    found += 1
+                    if found == 7:
+                        break
+            sums = board_sums
+            masks = board_masks
+            for j in range(2, 2 + missing):
+                sums += card_keys[drawn[j]]
+                masks += flush_keys[drawn[j]]
+            mine = _rank(sums + hole_sums, masks + hole_masks, offs, look, flush)
+            theirs = _rank(
+                sums + card_keys[drawn[0]] + card_keys[drawn[1]],
+                masks + flush_keys[drawn[0]] + flush_keys[drawn[1]],
+                offs,
+                look,
+                flush,
+            )
+            if mine > theirs:
+                wins += 1
+            elif mine == theirs:
+                ties += 1
+        out[row] = (wins + 0.5 * ties) / samples
+
+
 def hand_strengths(
     hole: npt.NDArray[np.integer],
     board: npt.NDArray[np.integer],
@@ -160,3 +230,41 @@ def _strengths_by_length(
         if rows.size:
             strength[rows] = hand_strengths(hole[rows], board[rows, :size])
     return strength
+
+
+def sampled_equities(
+    hole: npt.NDArray[np.integer],
+    board: npt.NDArray[np.integer],
+    candidates: npt.NDArray[np.integer],
+) -> npt.NDArray[np.float64]:
+    """Each row's equity against one random holding (ties count half), by Monte Carlo over
+    the deck orders ``candidates``: per sample, the first seven cards of its order that the
+    row does not hold or see are the opponent's two and the board's completion, in order.
+
+    Args:
+        hole: ``(rows, 2)`` card ids 0..51.
+        board: ``(rows, 5)`` the dealt board cards first, then 52 ("no card") in the slots to
+            complete.
+        candidates: ``(samples, k)`` the leading cards of each sample's deck order, ``k >= 14``
+            (at most seven cards are known, so fourteen hold seven unknown ones).
+
+    Returns:
+        ``(rows,)`` (wins + ties / 2) / samples, exactly what the same samples give in NumPy
+        (``tuning.training.sampled_equity``).
+    """
+    out = np.empty(len(hole), dtype=np.float64)
+    if not len(out):
+        return out
+    evaluator = lookup_tables()
+    _equity_rows(
+        readonly(hole, np.int64),
+        readonly(board, np.int64),
+        readonly(candidates, np.int64),
+        readonly(CARD_KEYS.view(np.int64), np.int64),
+        readonly(FLUSH_KEYS.view(np.int64), np.int64),
+        readonly(evaluator.offs, np.int64),
+        readonly(evaluator.look, np.int32),
+        readonly(evaluator.flush, np.int32),
+        out,
+    )
+    return out

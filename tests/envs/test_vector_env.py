@@ -273,3 +273,41 @@ def test_render_modes_follow_gymnasium() -> None:
     assert frames is not None and len(frames) == 2 and all("learner" in f for f in frames)
     with pytest.raises(UnsupportedRenderMode, match="got 'rgb_array'"):
         LimitHoldemVectorEnv(2, ["call"], render_mode="rgb_array")
+
+
+@pytest.mark.parametrize("opponents", [["bpp"], ["raise", "call"]], ids=["bpp", "3 seats"])
+def test_step_batched_moves_the_tables_as_step_and_batches_its_infos(
+    opponents: list[str],
+) -> None:
+    stepped, batched = (LimitHoldemVectorEnv(8, opponents) for _ in range(2))
+    stepped.reset(seed=4)
+    batched.reset(seed=4)
+    rng = np.random.default_rng(2)
+    ended_hands = 0
+    for _ in range(60):
+        actions = random_actions(rng, stepped.action_masks())
+        obs, rewards, terminated, _, info = stepped.step(actions)
+        step = batched.step_batched(actions)
+        assert_same(step.obs, obs)
+        np.testing.assert_array_equal(step.rewards, rewards)
+        np.testing.assert_array_equal(step.terminated, terminated)
+        np.testing.assert_array_equal(step.ended, np.flatnonzero(terminated))
+        if step.final_obs is None:
+            assert not terminated.any()
+        else:
+            for row, table in enumerate(step.ended):
+                final = {key: value[row] for key, value in step.final_obs.items()}
+                for key, value in info["final_obs"][table].items():
+                    np.testing.assert_array_equal(final[key], value, err_msg=key)
+        flagged = np.flatnonzero(info.get("_skipped_rewards", np.zeros(8, dtype=bool)))
+        skipped = {int(i): list(info["skipped_rewards"][i]) for i in flagged}
+        assert step.skipped == {i: rewards for i, rewards in skipped.items() if rewards}
+        ended_hands += len(step.ended)
+    assert ended_hands > 50  # the comparison saw many hands end
+
+
+def test_step_batched_needs_same_step_autoreset() -> None:
+    vec = LimitHoldemVectorEnv(2, ["call"], autoreset_mode=AutoresetMode.NEXT_STEP)
+    vec.reset(seed=0)
+    with pytest.raises(ValueError, match="SAME_STEP"):
+        vec.step_batched(np.ones(2, dtype=np.int64))

@@ -20,6 +20,7 @@ from tuning.training.observation_features import FeatureEncoder, seat_relative
 from tuning.training.policy import BatchedPolicy, PolicyAgent
 from tuning.training.sampled_equity import EquityEstimator
 from tuning.training.sb3_env import HoldemVecEnv
+from tuning.training.strength_memo import StrengthMemo, card_keys
 
 
 def _observations(opponents: list[str], count: int, seed: int) -> list[dict[str, np.ndarray]]:
@@ -152,3 +153,36 @@ def test_the_best_response_line_and_fraction() -> None:
     assert any(set(line.get_ydata()) == {ceiling} for line in lines)  # type: ignore[arg-type]
     plain = curve_figure(points, "t").axes[0].lines
     assert not any(ceiling in set(line.get_ydata()) for line in plain)  # type: ignore[arg-type]
+
+
+def test_the_strength_memo_remembers_exact_values_and_forgets_when_half_full() -> None:
+    memo = StrengthMemo(bits=4)  # 16 slots: up to 8 entries
+    hole = np.array([[0, 1], [5, 4], [8, 30]])
+    board = np.array([[9, 10, 11, 52, 52], [9, 10, 11, 52, 52], [2, 3, 51, 6, 52]])
+    keys = card_keys(hole, board)
+    assert len(set(keys.tolist())) == 3
+    assert (card_keys(hole[:, ::-1], board) == keys).all()  # either order of the hole cards
+    values = np.array([[0.25, 0.5], [1 / 3, 0.1], [0.9, 0.7]])
+    memo.store(keys[:2], values[:2])
+    found, got = memo.lookup(keys)
+    assert found.tolist() == [True, True, False]
+    assert got[:2].tolist() == values[:2].tolist() and got[2].tolist() == [0.0, 0.0]
+    more = np.arange(7, dtype=np.int64) * 1_000_003  # 2 + 7 > 8 entries: emptied first
+    memo.store(more, np.ones((7, 2)))
+    assert memo.lookup(keys)[0].tolist() == [False, False, False]
+    assert memo.lookup(more)[0].all() and memo.entries == 7
+
+
+def test_features_from_the_memo_equal_the_recomputed_ones() -> None:
+    observations = _observations(["random", "call"], 200, seed=3)
+    batch = {key: np.stack([np.asarray(o[key]) for o in observations]) for key in observations[0]}
+    rules = Rules(num_seats=3)
+    fresh = FeatureEncoder(rules)
+    fresh._memo = StrengthMemo()
+    first = fresh.encode(batch)  # every post-flop row computed and stored
+    assert fresh._memo.entries > 50
+    again = fresh.encode(batch)  # every post-flop row from the memo
+    tiny = FeatureEncoder(rules)
+    tiny._memo = StrengthMemo(bits=4)  # too small for a batch: never remembers
+    np.testing.assert_array_equal(again, first)
+    np.testing.assert_array_equal(tiny.encode(batch), first)

@@ -25,7 +25,8 @@ Hand strength (Loki's HS1, Papp 1998 section 5.2) and equity against a random ho
 (``tuning.training.sampled_equity``) are the computed features: an MLP learns card combinations
 slowly, HS is what the rule-based agents of the papers start from, and equity (which counts
 the cards to come) is what a best response against card-independent bots bets on. Pre-flop
-HS is 0 and the rank block carries the information. Both are computed for all rows at once.
+HS is 0 and the rank block carries the information. Both are computed for all rows at once,
+and only for cards the process has not seen yet (``tuning.training.strength_memo``).
 
 Seats are the observation's: the learner is seat 0 (as in the env). An agent in another seat
 rotates its observation first (``seat_relative``).
@@ -43,8 +44,12 @@ from envs.cards import DECK_SIZE
 from envs.observation import NO_CARD
 from envs.rules import Action, Rules
 from tuning.training.sampled_equity import EquityEstimator
+from tuning.training.strength_memo import card_keys, shared_memo
 
 __all__ = ["FeatureEncoder", "seat_relative"]
+
+Floats = npt.NDArray[np.float64]
+Ints = npt.NDArray[np.int64]
 
 _SEAT_KEYS = ("bets", "contributions", "stacks", "folded")
 """Observation keys indexed by seat (``shown`` too, by pairs; the features do not read it)."""
@@ -83,8 +88,10 @@ class FeatureEncoder:
             for (name, size), end in zip(sizes.items(), ends, strict=True)
         }
         """Where each block of features sits in a row."""
+        self._starts = {name: block.start for name, block in self.blocks.items()}
         self.size = int(ends[-1])
         self._equity = EquityEstimator()
+        self._memo = shared_memo(self._equity.samples, self._equity.seed)
         self._scale = float(rules.max_commitment)
         caps = np.array(rules.max_bets, dtype=np.float32)
         # Most raises by anyone per street is the cap; most opponents' calls, a call by each
@@ -102,25 +109,26 @@ class FeatureEncoder:
         hole = np.asarray(obs["hole"], dtype=np.int64)
         batch = hole.shape[0]
         rows = np.arange(batch)
-        blocks: list[npt.NDArray[np.float32]] = []
+        # One array filled block by block (one-hot blocks by index): a step encodes a few
+        # dozen rows, so the cost is the count of NumPy calls, not their size.
+        out = np.zeros((batch, self.size), dtype=np.float32)
+        at = self._starts
 
         ranks = hole >> 2
         high, low = ranks.max(axis=1), ranks.min(axis=1)
-        blocks += [_one_hot(high, _RANKS), _one_hot(low, _RANKS)]
-        pair = (high == low).astype(np.float32)
-        suited = ((hole[:, 0] & 3) == (hole[:, 1] & 3)).astype(np.float32)
-        blocks.append(np.stack([pair, suited], axis=1))
+        out[rows, at["ranks"] + high] = 1.0
+        out[rows, at["ranks"] + _RANKS + low] = 1.0
+        out[:, at["pair_suited"]] = high == low
+        out[:, at["pair_suited"] + 1] = (hole[:, 0] & 3) == (hole[:, 1] & 3)
 
-        cards = np.zeros((batch, DECK_SIZE), dtype=np.float32)
-        cards[rows[:, None], hole] = 1.0
+        out[rows[:, None], at["cards"] + hole] = 1.0
         board = np.asarray(obs["board"], dtype=np.int64)
         dealt = board != NO_CARD
-        board_cards = np.zeros((batch, DECK_SIZE + 1), dtype=np.float32)
-        board_cards[rows[:, None], board] = 1.0
-        blocks += [cards, board_cards[:, :DECK_SIZE]]
+        table, slot = np.nonzero(dealt)
+        out[table, at["cards"] + DECK_SIZE + board[table, slot]] = 1.0
 
-        blocks.append(_one_hot(np.asarray(obs["street"]), _STREETS))
-        blocks.append(_one_hot(np.asarray(obs["position"]), self.rules.num_seats))
+        out[rows, at["street"] + np.asarray(obs["street"], dtype=np.int64)] = 1.0
+        out[rows, at["position"] + np.asarray(obs["position"], dtype=np.int64)] = 1.0
         own = np.stack(
             [
                 np.asarray(obs["pot"])[:, 0] / self.rules.num_seats,
@@ -130,46 +138,66 @@ class FeatureEncoder:
             ],
             axis=1,
         )
-        blocks.append((own / self._scale).astype(np.float32))
-        blocks.append(_one_hot(np.asarray(obs["num_bets"]), max(self.rules.max_bets) + 1))
+        out[:, self.blocks["chips"]] = own / self._scale
+        out[rows, at["bets"] + np.asarray(obs["num_bets"], dtype=np.int64)] = 1.0
 
         folded = np.asarray(obs["folded"], dtype=np.float32)
         opponents_in = (self.rules.num_seats - 1) - folded[:, 1:].sum(axis=1)
-        blocks.append((opponents_in / (self.rules.num_seats - 1))[:, None].astype(np.float32))
-        blocks.append(self._betting(np.asarray(obs["history"])))
+        out[:, at["opponents_in"]] = opponents_in / (self.rules.num_seats - 1)
+        out[:, self.blocks["betting"]] = self._betting(np.asarray(obs["history"]))
 
-        board_len = dealt.sum(axis=1)
         power = np.maximum(opponents_in, 1)
-        hs = hand_strengths(hole, board, board_len)
-        blocks.append(np.stack([hs, hs**power], axis=1).astype(np.float32))
-        equity = hs.copy()  # on the river, equity against a random holding is HS1
-        early = board_len < 5
-        equity[early] = self._equity.equity(hole[early], board[early], board_len[early])
-        blocks.append(np.stack([equity, equity**power], axis=1).astype(np.float32))
-        return np.concatenate(blocks, axis=1)
+        hs, equity = self._strengths(hole, board, dealt.sum(axis=1))
+        out[:, at["hand_strength"]] = hs
+        out[:, at["hand_strength"] + 1] = hs**power
+        out[:, at["equity"]] = equity
+        out[:, at["equity"] + 1] = equity**power
+        return out
+
+    def _strengths(
+        self, hole: npt.NDArray[np.int64], board: npt.NDArray[np.int64], board_len: Ints
+    ) -> tuple[Floats, Floats]:
+        """Hand strength and equity of every row, from the memo where it knows the cards."""
+        hs = np.zeros(len(hole))
+        equity = np.zeros(len(hole))
+        preflop = board_len == 0
+        if preflop.any():
+            equity[preflop] = self._equity.preflop_equity(hole[preflop])
+        rows = np.flatnonzero(~preflop)
+        if not rows.size:
+            return hs, equity
+        keys = card_keys(hole[rows], board[rows])
+        found, values = self._memo.lookup(keys)
+        missing = np.flatnonzero(~found)
+        if missing.size:
+            new = rows[missing]
+            strength = hand_strengths(hole[new], board[new], board_len[new])
+            fresh = np.stack([strength, strength], axis=1)  # on the river, equity is HS1
+            early = np.flatnonzero(board_len[new] < 5)
+            fresh[early, 1] = self._equity.equity(
+                hole[new[early]], board[new[early]], board_len[new[early]]
+            )
+            self._memo.store(keys[missing], fresh)
+            values[missing] = fresh
+        hs[rows], equity[rows] = values[:, 0], values[:, 1]
+        return hs, equity
 
     def _betting(self, history: npt.NDArray[np.int64]) -> npt.NDArray[np.float32]:
         """Per street: the learner's raises, the opponents' raises and calls, over the cap."""
         street, seat, action = history[..., 0], history[..., 1], history[..., 2]
-        mine = seat == 0
-        raises = action == Action.RAISE
-        calls = action == Action.CALL
-        columns = []
-        for s in range(_STREETS):
-            on = street == s
-            columns += [
-                (on & raises & mine).sum(axis=1),
-                (on & raises & ~mine).sum(axis=1),
-                (on & calls & ~mine).sum(axis=1),
-            ]
-        counts = np.stack(columns, axis=1).astype(np.float32)
-        return counts / self._betting_scale[None, :]
-
-
-def _one_hot(values: npt.ArrayLike, size: int) -> npt.NDArray[np.float32]:
-    out = np.zeros((np.shape(values)[0], size), dtype=np.float32)
-    out[np.arange(out.shape[0]), np.asarray(values, dtype=np.int64)] = 1.0
-    return out
+        # Column street * 3 + kind, kind 0: own raise, 1: an opponent's raise, 2: its call;
+        # -1 for everything else (own calls, folds, rows past the log).
+        kind = np.where(
+            action == Action.RAISE, np.where(seat == 0, 0, 1), np.where(seat != 0, 2, -1)
+        )
+        counted = (
+            (kind >= 0) & (street >= 0) & ((action == Action.RAISE) | (action == Action.CALL))
+        )
+        columns = 3 * _STREETS
+        flat = (np.arange(len(history))[:, np.newaxis] * columns + street * 3 + kind)[counted]
+        counts = np.bincount(flat, minlength=len(history) * columns).reshape(-1, columns)
+        scaled: npt.NDArray[np.float32] = counts.astype(np.float32) / self._betting_scale
+        return scaled
 
 
 def seat_relative(obs: dict[str, Any], seat: npt.ArrayLike) -> dict[str, Any]:

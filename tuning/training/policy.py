@@ -38,10 +38,10 @@ def policy_probabilities(
     False, in float64 (so that draws accept their sums); one network call for all rows."""
     policy = model.policy
     with torch.no_grad():
-        tensor = torch.as_tensor(features, device=policy.device)
-        latent = policy.mlp_extractor.forward_actor(
-            policy.extract_features(tensor, policy.pi_features_extractor)
-        )
+        # The device of a layer, not ``policy.device``, which walks all parameters per call;
+        # the features are float32 already, which is all SB3's preprocessing of a Box does.
+        tensor = torch.as_tensor(features, device=policy.action_net.weight.device)
+        latent = policy.mlp_extractor.forward_actor(policy.pi_features_extractor(tensor))
         logits = policy.action_net(latent).cpu().numpy().astype(np.float64)
     logits = np.where(legal, logits, -np.inf)
     logits -= logits.max(axis=1, keepdims=True)
@@ -86,6 +86,8 @@ class PolicyAgent(KnownPolicyAgent):
         assert self._observations is not None
         obs = self._observations.encode(view)
         batched = {key: np.asarray(value)[None] for key, value in obs.items()}
+        if view.seat == 0:  # already seat 0: rotating would copy the same arrays
+            return self._encoder.encode(batched)
         return self._encoder.encode(seat_relative(batched, [view.seat]))
 
     def probabilities(self, view: PlayerView) -> Floats:

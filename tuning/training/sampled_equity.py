@@ -9,7 +9,8 @@ turn it misjudges draws; equity does not. It is estimated by Monte Carlo over a 
 deck permutations drawn once from the estimator's seed, so it is a deterministic function of
 the cards (the same in training and evaluation) with a standard error of at most
 ``0.5 / sqrt(samples)``; on the river it is HS1 exactly. Pre-flop values are kept per holding
-(the same samples, computed once for all 1,326 holdings on first use).
+(the same samples, computed once for all 1,326 holdings on first use). The samples are played
+by one compiled loop over the rows (``agents.strength.batched.sampled_equities``).
 """
 
 from __future__ import annotations
@@ -19,10 +20,9 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
-from agents.strength.batched import hand_strengths
+from agents.strength.batched import hand_strengths, sampled_equities
 from agents.strength.holdings import HOLDINGS, NUM_HOLDINGS, PAIR_INDEX
 from envs.cards import DECK_SIZE
-from envs.evaluator import CARD_KEYS, FLUSH_KEYS, KEY_INIT, rank_from_keys
 from envs.validation import whole_number
 
 __all__ = ["EquityEstimator"]
@@ -35,11 +35,6 @@ _DRAWN = 2 + _BOARD
 """Cards a sample may need: the opponent's two and a whole board."""
 _CANDIDATES = 2 * _DRAWN
 """Leading cards of each permutation kept: at most 7 are known, so 7 unknown ones remain."""
-_CHUNK_ROWS = 64
-"""Rows sampled together: their temporaries (rows x samples x 14) stay in cache."""
-# Key 0 for the "no card" id 52, so padded boards sum without masking.
-_KEYS = np.append(CARD_KEYS.view(np.int64), 0)
-_FLUSH = np.append(FLUSH_KEYS.view(np.int64), 0)
 
 
 class EquityEstimator:
@@ -75,12 +70,16 @@ class EquityEstimator:
             )
         preflop = np.flatnonzero(board_len == 0)
         if preflop.size:
-            result[preflop] = self._preflop()[PAIR_INDEX[hole[preflop, 0], hole[preflop, 1]]]
+            result[preflop] = self.preflop_equity(hole[preflop])
         rows = np.flatnonzero((board_len > 0) & (board_len < _BOARD))
-        for start in range(0, rows.size, _CHUNK_ROWS):
-            chunk = rows[start : start + _CHUNK_ROWS]
-            result[chunk] = self._sampled(hole[chunk], padded[chunk], board_len[chunk])
+        if rows.size:
+            result[rows] = sampled_equities(hole[rows], padded[rows], self._candidates)
         return result
+
+    def preflop_equity(self, hole: Ints) -> Floats:
+        """``equity`` before the flop (``hole`` (n, 2)): a lookup in the holdings' table."""
+        table: Floats = self._preflop()[PAIR_INDEX[hole[:, 0], hole[:, 1]]]
+        return table
 
     def _preflop(self) -> Floats:
         """The pre-flop equity of every holding (the same samples), computed on first use."""
@@ -88,49 +87,13 @@ class EquityEstimator:
             self._preflop_table = _preflop_table(self.samples, self.seed)
         return self._preflop_table
 
-    def _sampled(
-        self, hole: npt.NDArray[np.intp], board: npt.NDArray[np.intp], size: Ints
-    ) -> Floats:
-        n = len(hole)
-        known = np.zeros((n, DECK_SIZE + 1), dtype=bool)
-        rows = np.arange(n)[:, np.newaxis]
-        known[rows, hole] = True
-        known[rows, board] = True
-        candidates = self._candidates[np.newaxis]  # (1, K, 14)
-        unknown = ~known[rows[:, :, np.newaxis], candidates]  # (n, K, 14)
-        # The first 7 unknown cards of each permutation, in order: a boolean selection keeps
-        # C order, and it picks exactly 7 per (row, sample).
-        first = unknown & (np.cumsum(unknown, axis=2, dtype=np.int8) <= _DRAWN)
-        drawn = np.broadcast_to(candidates, unknown.shape)[first].reshape(n, -1, _DRAWN)
-        # Board completion: the drawn cards 2.. fill the slots past each row's board.
-        missing = np.arange(_BOARD) < (_BOARD - size)[:, np.newaxis]  # (n, 5)
-        fill = np.where(missing[:, np.newaxis, :], drawn[:, :, 2:], DECK_SIZE)
-        board_keys = _KEYS[board].sum(axis=1)[:, np.newaxis] + _KEYS[fill].sum(axis=2)
-        board_flush = _FLUSH[board].sum(axis=1)[:, np.newaxis] + _FLUSH[fill].sum(axis=2)
-        mine = rank_from_keys(
-            KEY_INIT + board_keys + _KEYS[hole].sum(axis=1)[:, np.newaxis],
-            board_flush + _FLUSH[hole].sum(axis=1)[:, np.newaxis],
-        )
-        theirs = rank_from_keys(
-            KEY_INIT + board_keys + _KEYS[drawn[:, :, :2]].sum(axis=2),
-            board_flush + _FLUSH[drawn[:, :, :2]].sum(axis=2),
-        )
-        wins = (mine > theirs).sum(axis=1) + 0.5 * (mine == theirs).sum(axis=1)
-        equity: Floats = wins / self.samples
-        return equity
-
 
 @lru_cache(maxsize=4)
 def _preflop_table(samples: int, seed: int) -> Floats:
     """Pre-flop equities of all 1,326 holdings with the estimator of ``(samples, seed)``:
     shared by every encoder (evaluations build new ones at each checkpoint)."""
     estimator = EquityEstimator(samples, seed)
-    table = np.empty(NUM_HOLDINGS)
-    empty = np.full((_CHUNK_ROWS, _BOARD), DECK_SIZE, dtype=np.intp)
-    size = np.zeros(_CHUNK_ROWS, dtype=np.int64)
-    for start in range(0, NUM_HOLDINGS, _CHUNK_ROWS):
-        hole = HOLDINGS[start : start + _CHUNK_ROWS].astype(np.intp)
-        k = len(hole)
-        table[start : start + k] = estimator._sampled(hole, empty[:k], size[:k])
+    empty = np.full((NUM_HOLDINGS, _BOARD), DECK_SIZE, dtype=np.intp)
+    table = sampled_equities(HOLDINGS, empty, estimator._candidates)
     table.flags.writeable = False
     return table

@@ -3,7 +3,8 @@
 SB3 does not accept Gymnasium vector envs, so this adapter presents ``LimitHoldemVectorEnv``
 (``SAME_STEP`` autoreset, which is SB3's own convention: the final observation of an episode
 is in ``infos[i]["terminal_observation"]``) with its observations encoded in one batched call
-of ``FeatureEncoder``. ``env_method("action_masks")`` returns every table's legal actions,
+of ``FeatureEncoder``, the final ones in another (``LimitHoldemVectorEnv.step_batched`` gives
+them batched). ``env_method("action_masks")`` returns every table's legal actions,
 which is how sb3-contrib's ``MaskablePPO`` finds them.
 
 It also counts the hands the learner's tables played (``hands``, skipped hands included) and
@@ -79,27 +80,24 @@ class HoldemVecEnv(VecEnv):
     def step_wait(self) -> VecEnvStepReturn:
         if self._actions is None:
             raise RuntimeError("step_wait() without step_async()")
-        obs, rewards, terminated, truncated, info = self.tables.step(self._actions)
+        step = self.tables.step_batched(self._actions)
         self._actions = None
-        features = self.encoder.encode(obs)
+        features = self.encoder.encode(step.obs)
         infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
-        done = np.flatnonzero(terminated | truncated)
-        if len(done):
-            final = info["final_obs"]
-            last = self.encoder.encode(
-                {key: np.stack([final[i][key] for i in done]) for key in final[done[0]]}
-            )
-            for row, i in enumerate(done):
+        if step.final_obs is not None:
+            last = self.encoder.encode(step.final_obs)
+            for row, i in enumerate(step.ended.tolist()):
                 infos[i]["terminal_observation"] = last[row]
                 infos[i]["TimeLimit.truncated"] = False
-                self.recent_rewards.append(float(rewards[i]))
-            self.hands += len(done)
-        self._count_skipped(info)
-        self._session_played[done] += 1
-        if self.session_hands is not None and len(done):
-            self._new_sessions(done, features)
-        scaled = (rewards * self.reward_scale).astype(np.float32)
-        return features, scaled, terminated | truncated, infos
+            self.recent_rewards.extend(step.rewards[step.ended].tolist())
+            self.hands += len(step.ended)
+        for i in sorted(step.skipped):
+            self._count_hands(i, step.skipped[i])
+        self._session_played[step.ended] += 1
+        if self.session_hands is not None and len(step.ended):
+            self._new_sessions(step.ended, features)
+        scaled = (step.rewards * self.reward_scale).astype(np.float32)
+        return features, scaled, step.terminated, infos
 
     def _new_sessions(self, done: npt.NDArray[np.intp], features: npt.NDArray[np.float32]) -> None:
         """New matches at the tables of ``done`` whose session is over; their rows of
@@ -177,7 +175,10 @@ class HoldemVecEnv(VecEnv):
         if "skipped_rewards" not in info:
             return
         for i in np.flatnonzero(info["_skipped_rewards"]):
-            skipped = info["skipped_rewards"][i]
-            self.hands += len(skipped)
-            self._session_played[i] += len(skipped)
-            self.recent_rewards.extend(skipped)
+            self._count_hands(int(i), info["skipped_rewards"][i])
+
+    def _count_hands(self, table: int, rewards: Sequence[float]) -> None:
+        """Hands of ``table`` that ended without a learner decision, with its rewards."""
+        self.hands += len(rewards)
+        self._session_played[table] += len(rewards)
+        self.recent_rewards.extend(rewards)
