@@ -3,14 +3,24 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
 from envs.rules import Rules
 
-__all__ = ["AgentResult", "MatchResult"]
+__all__ = ["AgentResult", "MatchResult", "ReportedFigures"]
+
+
+class ReportedFigures(NamedTuple):
+    """An agent's mean winnings as a report gives them (``AgentResult.reported``)."""
+
+    estimator: str
+    """``aivat`` or ``raw``."""
+    sb_per_hand: float
+    std_error: float | None
+    ci: tuple[float, float] | None
 
 
 @dataclass(frozen=True)
@@ -42,6 +52,14 @@ class AgentResult:
     """Its standard error over deals."""
     aivat_ci: tuple[float, float] | None = None
     """Its 95% Student-t confidence interval."""
+
+    def reported(self) -> ReportedFigures:
+        """The AIVAT estimate with its error and interval when the match computed it (it
+        has the lower variance), else the raw winnings' figures."""
+        if self.aivat_sb_per_hand is not None:
+            aivat = self.aivat_sb_per_hand
+            return ReportedFigures("aivat", aivat, self.aivat_std_error, self.aivat_ci)
+        return ReportedFigures("raw", self.sb_per_hand, self.std_error, self.ci)
 
     @property
     def mbb_per_hand(self) -> float:

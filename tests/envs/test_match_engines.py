@@ -8,6 +8,7 @@ probabilities in another order of floating-point operations).
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -58,6 +59,11 @@ def test_aivat_figures_agree_between_engines_and_with_the_raw_ones() -> None:
         assert one.sb_per_hand == two.sb_per_hand
         assert one.aivat_ci is not None and one.ci is not None
         assert one.aivat_ci[1] - one.aivat_ci[0] < one.ci[1] - one.ci[0]  # narrower
+        reported = one.reported()
+        assert reported.estimator == "aivat" and reported.sb_per_hand == one.aivat_sb_per_hand
+        assert reported.ci == one.aivat_ci and reported.std_error == one.aivat_std_error
+    raw = replace(scalar.results[0], aivat_sb_per_hand=None)
+    assert raw.reported() == ("raw", raw.sb_per_hand, raw.std_error, raw.ci)
 
 
 class Wary(Loki):

@@ -40,12 +40,11 @@ class CurvePoint:
     @classmethod
     def from_result(cls, timesteps: int, hands: int, result: AgentResult) -> CurvePoint:
         """The point of a checkpoint's match: its AIVAT figures when it computed them."""
-        if result.aivat_sb_per_hand is not None and result.aivat_ci is not None:
-            sb, ci, estimator = result.aivat_sb_per_hand, result.aivat_ci, "aivat"
-        else:
-            assert result.ci is not None  # evaluations have at least two deals
-            sb, ci, estimator = result.sb_per_hand, result.ci, "raw"
-        return cls(timesteps, hands, result.hands, sb, ci[0], ci[1], estimator)
+        figures = result.reported()
+        assert figures.ci is not None  # evaluations have at least two deals
+        return cls(
+            timesteps, hands, result.hands, figures.sb_per_hand, *figures.ci, figures.estimator
+        )
 
 
 _FIELDS = [f.name for f in fields(CurvePoint)]

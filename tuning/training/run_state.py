@@ -43,19 +43,18 @@ class FinalEvaluation:
     ) -> FinalEvaluation:
         """The figures of the learner's match result (its AIVAT estimate when the match
         computed one), and their fraction of ``ceiling``."""
-        aivat = result.aivat_sb_per_hand
-        sb = aivat if aivat is not None else result.sb_per_hand
+        figures = result.reported()
         value = ceiling.value if ceiling is not None else None
         return cls(
             result.hands,
-            sb,
-            result.aivat_ci if aivat is not None else result.ci,
-            result.aivat_std_error if aivat is not None else result.std_error,
+            figures.sb_per_hand,
+            figures.ci,
+            figures.std_error,
             result.vpip,
             result.pfr,
             value,
-            fraction_of(sb, value),
-            "aivat" if aivat is not None else "raw",
+            fraction_of(figures.sb_per_hand, value),
+            figures.estimator,
             ceiling.kind.value if ceiling is not None else None,
             sessions,
         )

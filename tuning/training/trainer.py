@@ -36,7 +36,7 @@ from tqdm import tqdm
 from envs.match import AgentResult, play_match
 from envs.registry import make_agent
 from envs.rules import Action
-from tuning.training.ceiling import Ceiling, ceiling_of, fraction_of
+from tuning.training.ceiling import Ceiling, ceiling_of
 from tuning.training.config import TrainConfig
 from tuning.training.curve import CurvePoint, plot_curve, read_curve, write_curve
 from tuning.training.policy import PolicyAgent
@@ -74,8 +74,7 @@ class TrainResult:
     @property
     def fraction(self) -> float | None:
         """The final winnings as a fraction of ``ceiling`` (``None`` when unknown)."""
-        value = self.ceiling.value if self.ceiling is not None else None
-        return fraction_of(self.evaluation.sb_per_hand, value)
+        return self.evaluation.fraction
 
 
 def evaluate_model(
