@@ -33,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_engine import write_section
@@ -79,6 +80,12 @@ print(json.dumps(rounds * 4096 / (time.process_time() - start)))
 
 def run(tree: Path, script: str, *args: str) -> float:
     """One measurement in a fresh process importing ``tree``'s code."""
+    return float(run_json(tree, script, *args))
+
+
+def run_json(tree: Path, script: str, *args: str) -> Any:
+    """The JSON value of the last line ``script`` prints, run with ``args`` in a fresh
+    process importing ``tree``'s code."""
     env = {**os.environ, "PYTHONPATH": str(tree)}
     done = subprocess.run(
         [sys.executable, "-c", script, *args],
@@ -90,7 +97,7 @@ def run(tree: Path, script: str, *args: str) -> float:
     )
     if done.returncode:
         raise RuntimeError(f"measurement failed in {tree}:\n{done.stderr}")
-    return float(json.loads(done.stdout.strip().splitlines()[-1]))
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def worktree(revision: str, parent: Path) -> Path:

@@ -26,16 +26,15 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import json
 import os
 import platform
 import statistics
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_ab import run_json
 from bench_engine import write_section
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -136,18 +135,9 @@ print(json.dumps({
 def run(tree: Path, opponent: str, steps: int, *, warm_up: bool = False) -> dict[str, Any]:
     """One training run in a fresh process importing ``tree``'s code (a warm-up run, which
     compiles or loads the kernels, evaluates on 4 hands only)."""
-    env = {**os.environ, "PYTHONPATH": str(tree)}
-    done = subprocess.run(
-        [sys.executable, "-c", RUN, opponent, str(steps), *(["warm-up"] if warm_up else [])],
-        env=env,
-        cwd=tree,
-        capture_output=True,
-        text=True,
-        check=False,
+    measured: dict[str, Any] = run_json(
+        tree, RUN, opponent, str(steps), *(["warm-up"] if warm_up else [])
     )
-    if done.returncode:
-        raise RuntimeError(f"training run failed in {tree}:\n{done.stderr}")
-    measured: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
     if Path(measured["tree"]) != tree.resolve():
         raise RuntimeError(f"the run imported {measured['tree']}, not {tree}")
     return measured
