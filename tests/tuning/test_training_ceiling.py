@@ -103,15 +103,18 @@ def test_evaluations_follow_the_bounds_protocol_and_old_runs_keep_theirs() -> No
         TrainConfig(opponents=("bpp",), steps=10, seed=1, eval_session_deals=0)
 
 
+def _tiny_run(opponent: str, run_dir: Path) -> list[str]:
+    """``holdem-lab train`` arguments of one 64-step rollout and a 400-hand final match."""
+    args = ["train", "--opponents", opponent, "--steps", "64", "--seed", "0", "--quiet"]
+    args += ["--run-dir", str(run_dir), "--num-envs", "1", "--eval-hands", "40"]
+    return [*args, "--final-eval-hands", "400", "--eval-every", "64", "--batch-size", "64"]
+
+
 def test_a_run_against_rule_reports_its_share_of_the_bound(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     run_dir = tmp_path / "rule"
-    args = ["train", "--opponents", "rule", "--steps", "64", "--seed", "0", "--quiet"]
-    args += ["--run-dir", str(run_dir), "--num-envs", "1", "--eval-hands", "40"]
-    args += ["--final-eval-hands", "400", "--eval-every", "64", "--batch-size", "64"]
-    args += ["--eval-session-deals", "40"]
-    assert main(args) == 0
+    assert main([*_tiny_run("rule", run_dir), "--eval-session-deals", "40"]) == 0
     out = capsys.readouterr().out
     assert "400 held-out hands in 5 sessions" in out
     assert "% of the LBR lower bound +0.694 sb/hand" in out
@@ -125,9 +128,7 @@ def test_the_cli_keeps_the_old_protocol_on_request(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     run_dir = tmp_path / "old"
-    args = ["train", "--opponents", "call", "--steps", "64", "--seed", "0", "--quiet"]
-    args += ["--run-dir", str(run_dir), "--num-envs", "1", "--eval-hands", "40"]
-    args += ["--final-eval-hands", "400", "--eval-every", "64", "--batch-size", "64"]
+    args = _tiny_run("call", run_dir)
     assert main([*args, "--eval-session-deals", "all", "--raw-eval"]) == 0
     assert "400 held-out hands in 1 session: " in capsys.readouterr().out
     config = TrainConfig.load(run_dir / "config.json")
