@@ -91,13 +91,14 @@ def ceiling_of(opponents: Sequence[str], rules: Rules) -> Ceiling | None:
     name, colon, path = spec.partition(":")
     if not colon:
         return lbr_bounds(rules).get(spec)
-    for params, ceiling in _parameter_bounds(rules, name):
-        try:
-            if params_data(path) == params:
-                return ceiling
-        except ValueError:
-            return None  # the spec's own error is the registry's to raise
-    return None
+    bounds = _parameter_bounds(rules, name)
+    if not bounds:
+        return None
+    try:
+        given = params_data(path)
+    except ValueError:
+        return None  # the spec's own error is the registry's to raise
+    return next((ceiling for params, ceiling in bounds if params == given), None)
 
 
 def lbr_bounds(rules: Rules) -> dict[str, Ceiling]:
