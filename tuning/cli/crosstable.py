@@ -3,6 +3,10 @@
 holdem-lab crosstable rule bpp bpp-curves loki --hands 20000 --sessions 100
 holdem-lab crosstable rule bpp bpp-curves loki --hands 20000 --out results/crosstable-run
 holdem-lab crosstable rule call raise random --seats 3 --hands 6000 --json
+holdem-lab crosstable rule bpp loki call --hands 8000 --sessions 10 --half-width 0.02 --out DIR
+
+With ``--out DIR`` every finished lineup is kept in ``DIR/lineups.jsonl``: the same command
+run again after an interruption plays only the lineups still missing.
 """
 
 from __future__ import annotations
@@ -14,11 +18,14 @@ from pathlib import Path
 from typing import Any
 
 from envs.match import Engine, Estimator
-from tuning.cli._args import positive_int, seed
-from tuning.crosstable import Crosstable, crosstable
+from tuning.cli._args import positive_float, positive_int, seed
+from tuning.crosstable import Cell, Crosstable, crosstable
+from tuning.crosstable_log import LineupLog
 
 OUTPUTS = ("crosstable.md", "crosstable.json", "crosstable.png")
 """What ``--out DIR`` writes (the heat map for heads-up tables only)."""
+LOG = "lineups.jsonl"
+"""The finished lineups in ``--out DIR``, read back when the command is run again."""
 
 
 def add_parser(sub: Any) -> None:
@@ -44,7 +51,22 @@ def add_parser(sub: Any) -> None:
     )
     parser.add_argument("--engine", choices=[e.value for e in Engine], default=Engine.AUTO.value)
     parser.add_argument(
-        "--out", type=Path, help=f"write {', '.join(OUTPUTS)} into this directory (new files)"
+        "--half-width",
+        type=positive_float,
+        metavar="W",
+        help="play a lineup longer (same session length) until every 95%% half-width is <= W",
+    )
+    parser.add_argument(
+        "--max-hands",
+        type=positive_int,
+        metavar="N",
+        help="with --half-width: the most hands of a lineup (default: 100 x --hands)",
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        help=f"write {', '.join(OUTPUTS)} into this directory (new files), keeping finished "
+        f"lineups in {LOG} so that the same command resumes an interrupted run",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
@@ -58,9 +80,18 @@ def run(args: argparse.Namespace) -> int:
         if taken:
             parser.error(f"{args.out} already holds {', '.join(taken)}; choose a new directory")
 
-    def report(done: int, total: int, lineup: tuple[str, ...]) -> None:
+    try:
+        log = None if args.out is None else LineupLog(args.out / LOG, _settings(args))
+    except ValueError as error:
+        parser.error(str(error))
+
+    def report(done: int, total: int, cells: tuple[Cell, ...]) -> None:
+        if log is not None:
+            log.append(cells)
         if not args.quiet:
-            sys.stderr.write(f"crosstable: {done}/{total} lineups ({' vs '.join(lineup)})\n")
+            hands = cells[0].hands
+            lineup = " vs ".join(cells[0].lineup)
+            sys.stderr.write(f"crosstable: {done}/{total} lineups ({lineup}, {hands:,} hands)\n")
 
     try:
         table = crosstable(
@@ -71,6 +102,9 @@ def run(args: argparse.Namespace) -> int:
             sessions=args.sessions,
             estimator=args.estimator,
             engine=args.engine,
+            half_width=args.half_width,
+            max_hands=args.max_hands,
+            known=None if log is None else log.known,
             on_lineup=report,
         )
     except ValueError as error:
@@ -82,6 +116,19 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write("\n".join(table.markdown()) + "\n")
     return 0
+
+
+def _settings(args: argparse.Namespace) -> dict[str, object]:
+    """What makes two runs' cells the same (the engines play identical matches)."""
+    return {
+        "seats": args.seats,
+        "hands": args.hands,
+        "seed": args.seed,
+        "sessions": args.sessions,
+        "estimator": args.estimator,
+        "half_width": args.half_width,
+        "max_hands": args.max_hands,
+    }
 
 
 def _write(table: Crosstable, out: Path) -> None:
