@@ -177,37 +177,33 @@ class Crosstable:
             ],
         }
 
-    def plot(self, path: Path) -> Path:
-        """A heat map of the heads-up matrix (row agent's winnings, rows and columns sorted by
-        mean), saved to ``path``."""
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-
+    def grid(self) -> tuple[tuple[str, ...], tuple[str, ...], np.ndarray, np.ndarray]:
+        """``(rows, columns, value, half_width)``: the agents best mean first against their
+        opponents (heads-up, ``matrix``) or against the lineups, labelled by who sits out
+        (more seats; NaN where the agent is not in the lineup)."""
         order = self.ranked()
-        value, width = self.matrix()
-        n = len(order)
-        top = float(np.nanmax(np.abs(value))) if n > 1 else 1.0
-        fig, ax = plt.subplots(figsize=(1.2 * n + 2.5, 1.0 * n + 1.5))
-        image = ax.imshow(value, cmap="RdBu", vmin=-top, vmax=top)
-        for i, j in itertools.product(range(n), range(n)):
-            if i != j:
-                text = f"{value[i, j]:+.2f}\n±{width[i, j]:.2f}"
-                dark = abs(value[i, j]) > 0.6 * top  # light text on the deep colours
-                color = "white" if dark else "black"
-                ax.text(j, i, text, ha="center", va="center", fontsize=8, color=color)
-        ax.set_xticks(range(n), order, rotation=45, ha="right")
-        ax.set_yticks(range(n), order)
-        ax.set_xlabel("opponent")
-        ax.set_ylabel("agent (its winnings), best mean first")
-        unit = "AIVAT sb/hand" if self.estimator == "aivat" else "sb/hand"
-        ax.set_title(f"Crosstable, {unit}, {self.hands_played()} hands per pair")
-        fig.colorbar(image, ax=ax, label=unit)
-        fig.tight_layout()
-        fig.savefig(path, dpi=120)
-        plt.close(fig)
-        return path
+        if self.seats == 2:
+            return (order, order, *self.matrix())
+        lineups = list(dict.fromkeys(cell.lineup for cell in self.cells))
+        labels = tuple(_lineup_label(self.agents, lineup, k) for k, lineup in enumerate(lineups))
+        value = np.full((len(order), len(lineups)), np.nan)
+        width = np.full_like(value, np.nan)
+        for cell in self.cells:
+            i, j = order.index(cell.agent), lineups.index(cell.lineup)
+            value[i, j], width[i, j] = cell.sb_per_hand, cell.half_width
+        return order, labels, value, width
+
+    def plot(self, path: Path) -> Path:
+        """A heat map of ``grid()`` with every cell's interval written in it, saved to
+        ``path``."""
+        from tuning.crosstable_plot import heat_map
+
+        return heat_map(self, path)
+
+
+def _lineup_label(agents: tuple[str, ...], lineup: tuple[str, ...], k: int) -> str:
+    out = [name for name in agents if name not in lineup]
+    return f"without {', '.join(out)}" if len(out) <= 2 else f"lineup {k + 1}"
 
 
 def cell_dict(cell: Cell) -> dict[str, Any]:

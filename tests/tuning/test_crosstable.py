@@ -60,7 +60,7 @@ def test_a_lineup_stops_at_max_hands_and_the_table_says_so() -> None:
     assert any("wider than 0.01 at 600 hands" in line for line in table.markdown())
 
 
-def test_lineups_of_three_seats() -> None:
+def test_lineups_of_three_seats(tmp_path: Path) -> None:
     agents = ["rule", "call", "raise", "random"]
     table = crosstable(agents, hands=120, seed=1, seats=3, estimator="raw")
     assert len(table.cells) == 3 * comb(4, 3)
@@ -70,6 +70,12 @@ def test_lineups_of_three_seats() -> None:
     with pytest.raises(ValueError, match="needs heads-up"):
         table.matrix()
     assert any("mean over its lineups" in line for line in table.markdown())
+    rows, columns, value, _ = table.grid()
+    assert rows == table.ranked() and columns[0] == "without random"  # (rule, call, raise)
+    assert value.shape == (4, 4) and np.isnan(value).sum() == 4  # each agent sits out once
+    column = [c.sb_per_hand for c in table.cells if c.lineup == ("rule", "call", "raise")]
+    assert np.nansum(value[:, 0]) == pytest.approx(sum(column))
+    assert table.plot(tmp_path / "three.png").stat().st_size > 0
 
 
 @pytest.mark.parametrize(

@@ -23,7 +23,7 @@ from tuning.crosstable import Cell, Crosstable, crosstable
 from tuning.crosstable_log import LineupLog
 
 OUTPUTS = ("crosstable.md", "crosstable.json", "crosstable.png")
-"""What ``--out DIR`` writes (the heat map for heads-up tables only)."""
+"""What ``--out DIR`` writes."""
 LOG = "lineups.jsonl"
 """The finished lineups in ``--out DIR``, read back when the command is run again."""
 
@@ -135,5 +135,4 @@ def _write(table: Crosstable, out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     (out / "crosstable.md").write_text("\n".join(table.markdown()) + "\n")
     (out / "crosstable.json").write_text(json.dumps(table.to_dict(), indent=2) + "\n")
-    if table.seats == 2:
-        table.plot(out / "crosstable.png")
+    table.plot(out / "crosstable.png")

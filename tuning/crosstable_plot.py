@@ -1,0 +1,52 @@
+"""The crosstable's heat map: each agent's winnings, with its 95% half-width in the cell."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from tuning.crosstable import Crosstable
+
+__all__ = ["heat_map"]
+
+
+def heat_map(table: Crosstable, path: Path) -> Path:
+    """Draw ``table.grid()`` (blue: the row agent wins) and save it to ``path``."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows, columns, value, width = table.grid()
+    shown = value[~np.isnan(value)]
+    top = float(np.abs(shown).max()) if shown.size and np.abs(shown).max() > 0 else 1.0
+    fig, ax = plt.subplots(figsize=(1.2 * len(columns) + 2.5, 1.0 * len(rows) + 1.5))
+    image = ax.imshow(value, cmap="RdBu", vmin=-top, vmax=top)
+    for i, j in itertools.product(range(len(rows)), range(len(columns))):
+        if not np.isnan(value[i, j]):
+            dark = abs(value[i, j]) > 0.6 * top  # light text on the deep colours
+            ax.text(
+                j,
+                i,
+                f"{value[i, j]:+.2f}\n±{width[i, j]:.2f}",
+                ha="center",
+                va="center",
+                fontsize=8,
+                color="white" if dark else "black",
+            )
+    ax.set_xticks(range(len(columns)), columns, rotation=45, ha="right")
+    ax.set_yticks(range(len(rows)), rows)
+    ax.set_xlabel("opponent" if table.seats == 2 else f"{table.seats}-seat lineup")
+    ax.set_ylabel("agent (its winnings), best mean first")
+    unit = "AIVAT sb/hand" if table.estimator == "aivat" else "sb/hand"
+    per = "pair" if table.seats == 2 else "lineup"
+    ax.set_title(f"Crosstable, {unit}, {table.hands_played()} hands per {per}")
+    fig.colorbar(image, ax=ax, label=unit)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
