@@ -84,6 +84,7 @@ SHRUNK = {
     "--matches": lambda n: 2,
     "--check": lambda n: min(n, 400),
     "--workers": lambda n: 1,
+    "--max-hands": lambda n: min(n, 400),
 }
 """Sizes given in the README, made small (the order of two values is kept)."""
 
