@@ -26,7 +26,7 @@ from envs.rules import Action, Rules
 from envs.view import PlayerView
 from tuning.training.observation_features import FeatureEncoder, seat_relative
 
-__all__ = ["BatchedPolicy", "PolicyAgent", "policy_probabilities"]
+__all__ = ["BatchedPolicy", "PolicyAgent", "fitting_encoder", "policy_probabilities"]
 
 Floats = npt.NDArray[np.float64]
 
@@ -65,23 +65,34 @@ class PolicyAgent(KnownPolicyAgent):
         deterministic: Play the most probable legal action; otherwise state the masked
             distribution (the runners draw from it).
         name: Its name in match results.
+        trained_for: The rules it was trained under, if known: a table of other rules
+            raises ``ValueError`` (otherwise only a table whose features do not fit the
+            network does).
     """
 
     name = "ppo"
     memoryless = True
 
-    def __init__(self, model: Any, *, deterministic: bool = True, name: str = "ppo") -> None:
+    def __init__(
+        self,
+        model: Any,
+        *,
+        deterministic: bool = True,
+        name: str = "ppo",
+        trained_for: Rules | None = None,
+    ) -> None:
         super().__init__()
         self.model = model
         self.deterministic = deterministic
         self.name = name
+        self.trained_for = trained_for
         self._encoder: FeatureEncoder | None = None
         self._observations: ObservationEncoder | None = None
 
     def features(self, view: PlayerView) -> npt.NDArray[np.float32]:
         """``(1, size)``: the network's input at ``view``, its seat seen as seat 0."""
         if self._encoder is None or self._encoder.rules != view.rules:
-            self._encoder = FeatureEncoder(view.rules)
+            self._encoder = fitting_encoder(self.model, view.rules, self.trained_for, self.name)
             self._observations = ObservationEncoder(view.rules)
         assert self._observations is not None
         obs = self._observations.encode(view)
@@ -108,11 +119,22 @@ class PolicyAgent(KnownPolicyAgent):
 
     def spawn(self) -> PolicyAgent:
         """A fresh agent playing the same (shared, frozen) model."""
-        return PolicyAgent(self.model, deterministic=self.deterministic, name=self.name)
+        return PolicyAgent(
+            self.model,
+            deterministic=self.deterministic,
+            name=self.name,
+            trained_for=self.trained_for,
+        )
 
     def batched(self, num_tables: int) -> BatchedPolicy:
         """The batched form: the same policy at ``num_tables`` tables."""
-        return BatchedPolicy(self.model, num_tables, deterministic=self.deterministic)
+        return BatchedPolicy(
+            self.model,
+            num_tables,
+            deterministic=self.deterministic,
+            name=self.name,
+            trained_for=self.trained_for,
+        )
 
 
 class BatchedPolicy:
@@ -124,12 +146,19 @@ class BatchedPolicy:
     memoryless = True
 
     def __init__(
-        self, model: Any, num_tables: int, *, deterministic: bool = True, name: str = "ppo"
+        self,
+        model: Any,
+        num_tables: int,
+        *,
+        deterministic: bool = True,
+        name: str = "ppo",
+        trained_for: Rules | None = None,
     ) -> None:
         self.model = model
         self.num_tables = num_tables
         self.deterministic = deterministic
         self.name = name
+        self.trained_for = trained_for
         self._encoder: FeatureEncoder | None = None
 
     def start_tables(self, tables: npt.ArrayLike, seats: npt.ArrayLike) -> None:
@@ -151,5 +180,30 @@ class BatchedPolicy:
 
     def _encoder_for(self, rules: Rules) -> FeatureEncoder:
         if self._encoder is None or self._encoder.rules != rules:
-            self._encoder = FeatureEncoder(rules)
+            self._encoder = fitting_encoder(self.model, rules, self.trained_for, self.name)
         return self._encoder
+
+
+def fitting_encoder(
+    model: Any, rules: Rules, trained_for: Rules | None, name: str
+) -> FeatureEncoder:
+    """The feature encoder of ``rules`` for ``model``, the policy of agent ``name``.
+
+    Raises:
+        ValueError: when ``rules`` are not ``trained_for`` (when known), or give another
+            number of features than the network takes.
+    """
+    if trained_for is not None and rules != trained_for:
+        raise ValueError(
+            f"{name} was trained at a table of {trained_for.num_seats} seats ({trained_for}) "
+            f"and cannot play at one of {rules.num_seats} seats ({rules})"
+        )
+    encoder = FeatureEncoder(rules)
+    width = max(block.stop for block in encoder.blocks.values())
+    expected = int(model.observation_space.shape[0])
+    if width != expected:
+        raise ValueError(
+            f"{name}'s network takes {expected} features but a table of {rules.num_seats} "
+            f"seats gives {width}: it was trained for other rules or seat counts"
+        )
+    return encoder
