@@ -17,8 +17,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from envs.match import Engine, Estimator
-from tuning.cli._args import positive_float, positive_int, seed
+from envs.match import Estimator
+from tuning.cli._args import add_match_options, positive_float, positive_int
 from tuning.crosstable import Cell, Crosstable, crosstable
 from tuning.crosstable_log import LineupLog
 
@@ -41,15 +41,8 @@ def add_parser(sub: Any) -> None:
     )
     parser.add_argument("agents", nargs="+", metavar="AGENT", help="agent names or NAME:FILE")
     parser.add_argument("--hands", type=positive_int, required=True, help="hands per lineup")
-    parser.add_argument("--seed", type=seed, default=0, help="root seed of every lineup's deals")
     parser.add_argument("--seats", type=positive_int, default=2, help="seats per lineup (2-10)")
-    parser.add_argument(
-        "--sessions", type=positive_int, default=1, help="independent sessions per lineup"
-    )
-    parser.add_argument(
-        "--estimator", choices=[e.value for e in Estimator], default=Estimator.AIVAT.value
-    )
-    parser.add_argument("--engine", choices=[e.value for e in Engine], default=Engine.AUTO.value)
+    add_match_options(parser, estimator=Estimator.AIVAT)
     parser.add_argument(
         "--half-width",
         type=positive_float,

@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from envs.game import Hand
-from envs.match import Engine, Estimator, play_match
+from envs.match import Estimator, play_match
 from envs.phh import PHHWriter, check_phh_rules
 from envs.registry import check_spec
 from envs.rules import MAX_SEATS, MIN_SEATS, Rules
-from tuning.cli._args import positive_int, seed
+from tuning.cli._args import add_match_options, positive_int
 
 PROGRESS_MIN_HANDS = 2000
 """Matches longer than this show a progress bar on stderr, unless ``--quiet`` (and with
@@ -38,32 +38,9 @@ def add_parser(sub: Any) -> None:
             "hands is rounded up to a multiple of the number of agents (and of sessions)."
         ),
     )
-    match.add_argument("agents", nargs="+", metavar="AGENT", help="registered agent names")
+    match.add_argument("agents", nargs="+", metavar="AGENT", help="agent names or NAME:FILE")
     match.add_argument("--hands", type=positive_int, required=True, help="hands to play")
-    match.add_argument(
-        "--seed", type=seed, default=0, help="root seed of cards and decisions (default 0)"
-    )
-    match.add_argument(
-        "--sessions",
-        type=positive_int,
-        default=1,
-        help="independent sessions of equal length, fresh agents in each (default 1: the "
-        "whole match is one session); the batched engine plays them side by side",
-    )
-    match.add_argument(
-        "--engine",
-        choices=[e.value for e in Engine],
-        default=Engine.AUTO.value,
-        help="scalar (one hand at a time) or batched (thousands of tables at once); both play "
-        "the same hands; auto: batched when every agent has a batched form and there is "
-        "enough to batch",
-    )
-    match.add_argument(
-        "--estimator",
-        choices=[e.value for e in Estimator],
-        default=Estimator.RAW.value,
-        help="aivat: also report AIVAT estimates (unbiased, lower variance)",
-    )
+    add_match_options(match, estimator=Estimator.RAW)
     match.add_argument(
         "--no-duplicate",
         dest="duplicate",
