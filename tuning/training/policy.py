@@ -200,7 +200,8 @@ def fitting_encoder(
         )
     encoder = FeatureEncoder(rules)
     width = max(block.stop for block in encoder.blocks.values())
-    expected = int(model.observation_space.shape[0])
+    space = getattr(model, "observation_space", None)  # None: features only, no network yet
+    expected = width if space is None else int(space.shape[0])
     if width != expected:
         raise ValueError(
             f"{name}'s network takes {expected} features but a table of {rules.num_seats} "
