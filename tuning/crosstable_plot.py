@@ -1,4 +1,5 @@
-"""The crosstable's heat map: each agent's winnings, with its 95% half-width in the cell."""
+"""The crosstable's heat map: each agent's winnings, with its 95% half-width in the cell (the
+colours clipped at a quantile of the cells' sizes when a few cells dwarf the rest)."""
 
 from __future__ import annotations
 
@@ -22,8 +23,7 @@ def heat_map(table: Crosstable, path: Path) -> Path:
     import matplotlib.pyplot as plt
 
     rows, columns, value, width = table.grid()
-    shown = value[~np.isnan(value)]
-    top = float(np.abs(shown).max()) if shown.size and np.abs(shown).max() > 0 else 1.0
+    top, clipped = _colour_range(np.abs(value[~np.isnan(value)]))
     fig, ax = plt.subplots(figsize=(1.2 * len(columns) + 2.5, 1.0 * len(rows) + 1.5))
     image = ax.imshow(value, cmap="RdBu", vmin=-top, vmax=top)
     for i, j in itertools.product(range(len(rows)), range(len(columns))):
@@ -45,8 +45,23 @@ def heat_map(table: Crosstable, path: Path) -> Path:
     unit = "AIVAT sb/hand" if table.estimator == "aivat" else "sb/hand"
     per = "pair" if table.seats == 2 else "lineup"
     ax.set_title(f"Crosstable, {unit}, {table.hands_played()} hands per {per}")
-    fig.colorbar(image, ax=ax, label=unit)
+    fig.colorbar(image, ax=ax, label=unit, extend="both" if clipped else "neither")
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
     return path
+
+
+COLOUR_QUANTILE = 0.9
+"""The colours span this quantile of the cells' sizes: a few huge cells (a maniac against a
+learner that folds) would otherwise wash every other cell out to white."""
+
+
+def _colour_range(sizes: np.ndarray) -> tuple[float, bool]:
+    """``(top, clipped)``: the colour scale's half-range, and whether larger cells exist."""
+    if not sizes.size or not sizes.max() > 0:
+        return 1.0, False
+    top = float(np.quantile(sizes, COLOUR_QUANTILE))
+    if not top > 0 or top >= 0.5 * sizes.max():  # no outliers worth clipping
+        return float(sizes.max()), False
+    return top, True

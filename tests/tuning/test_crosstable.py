@@ -13,6 +13,7 @@ import tuning.crosstable as crosstable_module
 from envs.match import play_match
 from tuning.cli.main import main
 from tuning.crosstable import crosstable
+from tuning.crosstable_plot import _colour_range
 
 
 def test_pairs_form_an_antisymmetric_matrix_of_the_matches_themselves() -> None:
@@ -167,3 +168,17 @@ def test_a_log_of_other_settings_is_refused(
     capsys.readouterr()
     assert main(["crosstable", "rule", "call", "--hands", "200", "--out", str(out)]) == 2
     assert "other settings (hands)" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("sizes", "top", "clipped"),
+    [
+        ([0.1, 0.2, 0.3, 0.4], 0.4, False),  # no outliers: the largest cell sets the scale
+        ([0.1] * 10 + [0.2] * 10 + [5.0, 4.0], 0.2, True),  # two maniac cells are clipped
+        ([0.0, 0.0], 1.0, False),  # nothing to colour
+    ],
+)
+def test_a_few_huge_cells_do_not_wash_out_the_colours(
+    sizes: list[float], top: float, clipped: bool
+) -> None:
+    assert _colour_range(np.array(sizes)) == (pytest.approx(top), clipped)
