@@ -1,7 +1,7 @@
 """``holdem-lab crosstable``: every agent against every other, as a table, JSON and heat map.
 
 holdem-lab crosstable rule bpp bpp-curves loki --hands 20000 --sessions 100
-holdem-lab crosstable rule bpp bpp-curves loki --hands 20000 --out results/crosstable-run
+holdem-lab crosstable rule bpp bpp-curves loki --hands 20000 --out runs/crosstable
 holdem-lab crosstable rule call raise random --seats 3 --hands 6000 --json
 holdem-lab crosstable rule bpp loki call --hands 8000 --sessions 10 --half-width 0.02 --out DIR
 
