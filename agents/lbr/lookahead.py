@@ -9,19 +9,22 @@ with two more steps, each chosen by us against the range that reaches it:
 * after our raise and the opponent's re-raise we fold or call, whichever is worth more against
   the range that re-raised (``CHECK_DOWN`` always calls);
 * once the round is closed, on each later street we check or bet, whichever is worth more, and
-  after the opponent's raise of our bet we fold or call; the opponent answers our later bets as
-  the range that reaches that point answered our raise now (its range-weighted fold, call and
-  raise probabilities, a card-independent approximation: exact for bots whose actions ignore
-  their cards, such as ``random``, while the cap allows a raise); our equity there is our
-  equity now against that range (its expectation over the cards to come). Its own bets on later
-  streets and the street's remaining action after a check are not modelled.
+  after the opponent's raise of our bet we fold or call; each holding answers our later bets
+  as it answers our raise now (its fold, call and raise probabilities, asked of its policy; for
+  a bot whose actions ignore its cards, such as ``random``, its real answers while the cap
+  allows a raise), so the range that calls one bet calls the next; our equity against each
+  holding is our equity now (its expectation over the cards to come). The opponent's own bets
+  on later streets and the street's remaining action after a check are not modelled.
 
 Within a round the values are the paper's branches; the continuation after the round replaces
-``e x pot`` at the showdown by ``W_1(pot)``, with, street by street (bet ``b_k``, answers
-``F, C, R``, ``W_4(P) = e P``):
+the showdown's ``sum_h m_h e_h P`` (``m_h`` the mass of holding ``h`` that reaches it, pot
+``P``) by ``V_1(m, P)``, street by street (bet ``b_k``; products of vectors are per holding;
+one choice for all holdings, as we do not see its cards):
 
-    W_k(P) = max( W_{k+1}(P),  F P + C (W_{k+1}(P + 2 b_k) - b_k)
-                                   + R max(-b_k, W_{k+1}(P + 4 b_k) - 2 b_k) )
+    V_k(m, P) = max( V_{k+1}(m, P),
+                     sum(m f) P + V_{k+1}(m c, P + 2 b_k) - b_k sum(m c)
+                     + max(-b_k sum(m r), V_{k+1}(m r, P + 4 b_k) - 2 b_k sum(m r)) )
+    V_4(m, P) = sum(m e) P
 
 so no value is below ``CHECK_DOWN``'s for the same branch. It chooses actions only: whatever it
 plays is a strategy, and its winnings, measured by play, are a lower bound on exploitability.
@@ -66,38 +69,58 @@ def later_bets(bet_sizes: tuple[int, ...], street: npt.ArrayLike) -> Floats:
     return np.where(ahead <= Street.RIVER, sizes[np.minimum(ahead, Street.RIVER)], 0.0)
 
 
-def continuation(pot: Floats, equity: Floats, answers: Floats, later: Floats) -> Floats:
-    """``(k,)`` ``W_1(pot)`` of the module: chips collected minus chips added after the
-    round, at equity ``equity[i]``, the opponent answering each later bet with ``answers[i]``
-    (fold, call, raise) and the bets ``later[i]`` (0: no such street)."""
-    return _street(0, pot, equity, answers, later)
+def continuation(
+    mass: Floats,
+    equity: Floats,
+    response: tuple[Floats, Floats, Floats],
+    pot: Floats,
+    later: Floats,
+) -> Floats:
+    """``(k,)`` ``V_1(mass, pot)`` of the module, chips collected minus chips added after the
+    round summed over the holdings' masses: pot ``pot[i]``, each holding
+    answering each later bet ``later[i]`` (0: no such street) as in ``response`` (its fold,
+    call and raise probabilities, each ``(k, H)``), our equity against it ``equity``."""
+    depth = int(np.flatnonzero((later > 0.0).any(axis=0)).max(initial=-1)) + 1
+    fold, call, raise_ = response
+    sums: dict[tuple[int, int], tuple[Floats, Floats, Floats]] = {}
+    called = mass
+    for calls in range(depth + 1):
+        weights = called
+        for raises in range(depth + 1 - calls):
+            sums[calls, raises] = (
+                weights.sum(axis=1),
+                np.einsum("ij,ij->i", weights, equity),
+                np.einsum("ij,ij->i", weights, fold),
+            )
+            weights = weights * raise_
+        called = called * call
+    return _street(0, 0, 0, pot, sums, later[:, :depth])
 
 
-def _street(k: int, pot: Floats, equity: Floats, answers: Floats, later: Floats) -> Floats:
-    showdown: Floats = equity * pot
+def _street(
+    k: int,
+    calls: int,
+    raises: int,
+    pot: Floats,
+    sums: dict[tuple[int, int], tuple[Floats, Floats, Floats]],
+    later: Floats,
+) -> Floats:
+    """``V_k`` of the holdings' masses after ``calls`` calls and ``raises`` raises of our
+    bets: ``sums[calls, raises]`` are their mass, equity-weighted mass and fold mass."""
+    _, wins, folds = sums[calls, raises]
+    showdown: Floats = wins * pot
     if k == later.shape[1]:
         return showdown
     bet = later[:, k]
-    hold = _street(k + 1, pot, equity, answers, later)
-    if not (bet > 0.0).any():
-        return hold
-    called = _street(k + 1, pot + 2 * bet, equity, answers, later) - bet
-    raised = np.maximum(-bet, _street(k + 1, pot + 4 * bet, equity, answers, later) - 2 * bet)
-    betting = answers[:, 0] * pot + answers[:, 1] * called + answers[:, 2] * raised
+    hold = _street(k + 1, calls, raises, pot, sums, later)
+    calling = sums[calls + 1, raises][0]
+    called = _street(k + 1, calls + 1, raises, pot + 2 * bet, sums, later) - bet * calling
+    raising = sums[calls, raises + 1][0]
+    reraised = _street(k + 1, calls, raises + 1, pot + 4 * bet, sums, later)
+    raised = np.maximum(-bet * raising, reraised - 2 * bet * raising)
+    betting = folds * pot + called + raised
     result: Floats = np.where(bet > 0.0, np.maximum(hold, betting), hold)
     return result
-
-
-def _node(
-    weights: Floats, equity: Floats, response: tuple[Floats, Floats, Floats]
-) -> tuple[Floats, Floats, Floats]:
-    """The range ``weights`` (k, H) at a point of the hand: its mass ``(k,)``, our equity
-    against it ``(k,)`` and its answers ``(k, 3)`` (zeros where the mass is zero)."""
-    mass = weights.sum(axis=1)
-    scale = np.where(mass > 0.0, 1.0 / np.where(mass > 0.0, mass, 1.0), 0.0)
-    wp = np.einsum("ij,ij->i", weights, equity) * scale
-    answers = np.stack([np.einsum("ij,ij->i", weights, column) for column in response], axis=1)
-    return mass, wp, answers * scale[:, np.newaxis]
 
 
 def call_values(
@@ -120,8 +143,7 @@ def call_values(
         response: the opponent's fold, call and raise probabilities after our raise, each
             ``(k, H)`` (any values on rows of zeros in ``later``).
     """
-    _, wp, answers = _node(share, equity, response)
-    return continuation(pot + to_call, wp, answers, later) - to_call
+    return continuation(share, equity, response, pot + to_call, later) - to_call
 
 
 def raise_values(
@@ -141,10 +163,11 @@ def raise_values(
     fold, call, reraise = response
     cost = to_call + bet
     folded = np.einsum("ij,ij->i", share, fold) * pot
-    mass, wp, answers = _node(share * call, equity, response)
-    called = mass * (continuation(pot + cost + bet, wp, answers, later) - cost)
-    mass, wp, answers = _node(share * reraise, equity, response)
-    calling = continuation(pot + cost + 3 * bet, wp, answers, later) - (cost + bet)
-    reraised = mass * np.maximum(-cost, calling)
+    calling, reraising = share * call, share * reraise
+    called = continuation(calling, equity, response, pot + cost + bet, later)
+    called -= cost * calling.sum(axis=1)
+    mass = reraising.sum(axis=1)
+    calls = continuation(reraising, equity, response, pot + cost + 3 * bet, later)
+    reraised = np.maximum(-cost * mass, calls - (cost + bet) * mass)
     result: Floats = folded + called + reraised
     return result

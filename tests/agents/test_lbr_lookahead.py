@@ -1,10 +1,13 @@
-"""The deeper look-ahead of the local best response (``agents.lbr.lookahead``): its values on
-hand-made ranges against numbers worked by hand, never below the check-down values, the
-``lbr2-`` agents, and refusals. The batched twin is in ``test_lbr_batched.py``."""
+"""The deeper look-aheads of the local best response (``agents.lbr.lookahead``,
+``agents.lbr.public_tree``): values on hand-made ranges and public spots against numbers
+worked by hand, never below the check-down values, the exact best response's river decisions,
+the ``lbr2-`` and ``lbr3-`` agents, and refusals. The batched twins are in
+``test_lbr_batched.py``."""
 
 from __future__ import annotations
 
 import tomllib
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -12,13 +15,22 @@ import pytest
 
 import agents.lbr as lbr
 from agents.baselines import RandomAgent
-from agents.lbr import CardIndependent, LBRParams, LocalBestResponse, Lookahead
+from agents.best_response import BestResponseAgent
+from agents.best_response.bots import CALL, FOLD, RANDOM, BotPolicy
+from agents.best_response.public import LearnerSeat, Role
+from agents.biased import PairRaiseAgent
+from agents.lbr import CardIndependent, LBRParams, LocalBestResponse, Lookahead, VectorRule
+from agents.lbr.batched_lbr import BatchedLBR
+from agents.lbr.batched_ranges import BatchedCardIndependent
+from agents.lbr.equity_cache import EquityCache
 from agents.lbr.lookahead import call_values, continuation, later_bets, raise_values
+from agents.lbr.public_tree import PublicTree
 from envs.batched.adapter import has_batched_form
 from envs.game import Hand
 from envs.match import deal_deck
 from envs.rules import Action, Rules, Street
 
+NAN = float("nan")
 THIRDS = (1 / 3, 1 / 3, 1 / 3)
 
 # pot, equity, answers (fold, call, raise), later bets, W_1 worked by hand
@@ -46,8 +58,10 @@ def test_continuation_by_hand(
     later: tuple[int, int, int],
     expected: float,
 ) -> None:
+    one = np.ones((1, 1))  # one holding
+    response = (one * answers[0], one * answers[1], one * answers[2])
     got = continuation(
-        np.array([pot]), np.array([equity]), np.array([answers]), np.array([later], dtype=float)
+        one, one * equity, response, np.array([pot]), np.array([later], dtype=float)
     )
     assert got[0] == pytest.approx(expected, abs=1e-12)
 
@@ -73,16 +87,29 @@ def _columns(response: list[list[float]]) -> tuple[np.ndarray, np.ndarray, np.nd
 # share, equity, response per holding, pot, to_call, bet, later, call value, raise value
 SPOTS = [
     # On the turn: holding A (1/4, we beat it) calls our raise, B (3/4, beats us) folds.
-    # Call: the whole range then folds 3/4 to the river bet of 4: 3/4 x 12 + 1/4 x (0.25 x 20
-    # - 4) - 2 = 7.25. Raise: 3/4 x 10; called, A calls the river bet: 1/4 x (28 - 4 - 6).
+    # Call, then bet the river: B folds (3/4 x 12), A calls (1/4 x (12 + 8 - 4)), minus the
+    # 2 we call now. Raise: 3/4 x 10; called, A calls the river bet: 1/4 x (28 - 4 - 6).
     (
         [0.25, 0.75],
         [1.0, 0.0],
         [[0.0, 1.0, 0.0], [1.0, 0.0, 0.0]],
         (10, 2, 4),
         (4, 0, 0),
-        7.25,
+        0.75 * 12 + 0.25 * 16 - 2,
         7.5 + 0.25 * 18,
+    ),
+    # A re-raises our raise, B calls it, we hold 0.4 against both. A river bet is called by B
+    # (0.4 x 8 - 4 < 0) and raised by A (0.4 x 16 - 8 < 0): never worth it. So the call is
+    # the check-down; raise: B calls (3/4 x (0.4 x 20 - 6)), A re-raises and we call
+    # (1/4 x (0.4 x 28 - 10) = 0.3 > folding's 1/4 x -6).
+    (
+        [0.25, 0.75],
+        [0.4, 0.4],
+        [[0.0, 0.0, 1.0], [0.0, 1.0, 0.0]],
+        (10, 2, 4),
+        (4, 0, 0),
+        0.4 * 12 - 2,
+        0.75 * (0.4 * 20 - 6) + 0.25 * (0.4 * 28 - 10),
     ),
     # The same on the river: the check-down values (0.25 x 12 - 2; 7.5 + 1/4 x (20 - 6)).
     (
@@ -151,27 +178,108 @@ def test_deeper_values_are_never_below_the_check_down_ones() -> None:
     assert higher >= compared // 4  # random folds to later bets: calling is worth more
 
 
-def test_the_lbr2_agents_look_deeper_and_are_registered() -> None:
+def test_the_deeper_agents_are_registered() -> None:
+    """The ``lbr2-`` and ``lbr3-`` entry points build the ``lbr-`` agent of the same opponent
+    with the default settings but the look-ahead."""
     pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
     entries = tomllib.loads(pyproject.read_text())["project"]["entry-points"]
-    registered = {
-        name: target
-        for name, target in entries["holdem_lab.agents"].items()
-        if name.startswith("lbr2-")
-    }
-    assert len(registered) == 7
-    for name, target in registered.items():
-        agent = getattr(lbr, target.partition(":")[2])()
+    lookaheads = {"lbr2": Lookahead.LATER_BETS, "lbr3": Lookahead.PUBLIC_TREE}
+    found = {prefix: 0 for prefix in lookaheads}
+    for name, target in entries["holdem_lab.agents"].items():
+        prefix, _, opponent = name.partition("-")
+        if prefix not in lookaheads:
+            continue
+        factory = target.partition(":")[2]
+        agent = getattr(lbr, factory)()
+        plain = getattr(lbr, factory.replace(f"{prefix}_", "lbr_"))()
         assert agent.name == name
-        assert agent.params.lookahead is Lookahead.LATER_BETS
-        plain = getattr(lbr, target.partition(":")[2].replace("lbr2_", "lbr_"))()
-        assert plain.params.lookahead is Lookahead.CHECK_DOWN
-        assert agent.params.preflop_samples == plain.params.preflop_samples
-        if name != "lbr2-raise":  # the scalar raise bot has no batched form
-            assert has_batched_form(agent), name
+        assert agent.opponent.name == plain.opponent.name == opponent
+        assert agent.params == replace(plain.params, lookahead=lookaheads[prefix])
+        assert has_batched_form(agent) == has_batched_form(plain), name
+        found[prefix] += 1
+    assert found == {"lbr2": 7, "lbr3": 3}
 
 
 @pytest.mark.parametrize("value", ["later-bets", None, 1])
 def test_a_lookahead_that_is_not_a_member_is_refused(value: object) -> None:
     with pytest.raises(ValueError, match=r"lookahead must be one of Lookahead\.CHECK_DOWN"):
         LBRParams(lookahead=value)  # type: ignore[arg-type]
+
+
+LIMPED_TO_THE_RIVER = [(Role.BOT, Action.CALL), (Role.LEARNER, Action.CALL)] + [
+    (Role.LEARNER, Action.CALL),
+    (Role.BOT, Action.CALL),
+] * 2
+"""Big blind: the button limps, we check; flop and turn checked through; our river turn."""
+
+# policy, our seat, moves, equity, our chips in, (fold, call, raise) worked by hand
+TREE_SPOTS = [
+    # Against call, on the flop first to act after a limped pot of 2 each: it never bets or
+    # raises, so we bet each later street iff e > 1/2: (2e - 1) x final chips + 2.
+    (CALL, LearnerSeat.BIG_BLIND, LIMPED_TO_THE_RIVER[:2], 0.75, 2, (NAN, 7.0, 8.0)),
+    (CALL, LearnerSeat.BIG_BLIND, LIMPED_TO_THE_RIVER[:2], 0.25, 2, (NAN, 1.0, 0.0)),
+    # Against fold, first to act pre-flop: its chips (2) are ours whether we raise now or
+    # limp and bet the flop.
+    (FOLD, LearnerSeat.BUTTON, [], 0.0, 1, (0.0, 3.0, 3.0)),
+    # Against random on the river, 2 chips each. With nothing: checking loses the 2 (its
+    # bet is folded to or raised, worth the same), betting loses 2 + 4/3 on average.
+    (RANDOM, LearnerSeat.BIG_BLIND, LIMPED_TO_THE_RIVER, 0.0, 2, (NAN, 0.0, -4 / 3)),
+    # With the nuts: check (it checks: +2, or bets into our raises: +32/3) or bet (+22/3).
+    (RANDOM, LearnerSeat.BIG_BLIND, LIMPED_TO_THE_RIVER, 1.0, 2, (NAN, 25 / 3, 28 / 3)),
+]
+
+
+@pytest.mark.parametrize(("policy", "seat", "moves", "equity", "chips", "expected"), TREE_SPOTS)
+def test_public_tree_values_by_hand(
+    policy: BotPolicy,
+    seat: LearnerSeat,
+    moves: list[tuple[Role, Action]],
+    equity: float,
+    chips: int,
+    expected: tuple[float, float, float],
+) -> None:
+    got = PublicTree(policy, Rules()).values(
+        [seat], [moves], np.array([equity]), np.array([float(chips)])
+    )
+    np.testing.assert_allclose(got[0], expected, rtol=0, atol=1e-12)
+
+
+def test_on_the_river_it_plays_the_exact_best_response_to_random() -> None:
+    """On the river no card is to come, so the public-tree look-ahead with exact equities is
+    the exact best response: the same decisions where the best two values differ."""
+    lbr = LocalBestResponse(
+        CardIndependent(RandomAgent()), params=LBRParams(lookahead=Lookahead.PUBLIC_TREE)
+    )
+    best = BestResponseAgent(RANDOM)
+    opponent = RandomAgent(rng=np.random.default_rng(2))
+    rng = np.random.default_rng(9)
+    compared = 0
+    while compared < 12:
+        hand = Hand(Rules(), rng.permutation(52)[:9], button=int(rng.integers(2)))
+        while hand.actor is not None:
+            view = hand.view(hand.actor)
+            if hand.actor == 1:
+                hand.act(opponent.act(view))
+                continue
+            if view.street != Street.RIVER:  # get there: check or call
+                hand.act(Action.CALL)
+                continue
+            values = lbr.values(view)
+            top = sorted(v for v in (values.fold, values.call, values.raise_) if v == v)
+            action = lbr.act(view)
+            if len(top) < 2 or top[-1] - top[-2] > 1e-6:
+                assert action == best.act(view), (view, values)
+                compared += 1
+            hand.act(action)
+
+
+def test_the_public_tree_needs_a_card_independent_opponent() -> None:
+    public = LBRParams(lookahead=Lookahead.PUBLIC_TREE)
+    with pytest.raises(ValueError, match="ignore its cards"):
+        LocalBestResponse(VectorRule(), params=public)
+    with pytest.raises(ValueError, match="no public policy"):
+        LocalBestResponse(CardIndependent(PairRaiseAgent()), params=public)
+    equities = EquityCache(public)
+    ranges = BatchedCardIndependent(RandomAgent().batched(2), "random")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="needs the opponent's public policy"):
+        BatchedLBR(2, ranges, equities, "lbr3-random")
