@@ -15,7 +15,7 @@ from agents.baselines import CallAgent, RaiseAgent, RandomAgent, RuleAgent
 from agents.best_response.bots import BotPolicy
 from agents.bpp import BPPAgent, BPPCurvesAgent, deterministic_bpp
 from agents.lbr.equity_cache import EquityCache, LBRParams
-from agents.lbr.lookahead import Lookahead, call_values, later_bets, raise_values
+from agents.lbr.lookahead import Lookahead, call_values, continued_bets, raise_values
 from agents.lbr.public_tree import (
     PublicTree,
     card_independent_policy,
@@ -282,7 +282,7 @@ def _later_bets_values(
     if response is None:  # no answers known: the check-down value
         return ActionValues(fold, wp * (view.pot + view.to_call) - view.to_call, NAN, wp, NAN)
     pot, to_call = np.array([float(view.pot)]), np.array([float(view.to_call)])
-    later = later_bets(view.rules.bet_sizes, [view.street]) * answered
+    later = continued_bets(view.rules.bet_sizes, [view.street]) * answered
     columns = (response[np.newaxis, :, 0], response[np.newaxis, :, 1], response[np.newaxis, :, 2])
     ours = equity[np.newaxis]
     call = call_values(share, ours, pot=pot, to_call=to_call, later=later, response=columns)

@@ -21,7 +21,7 @@ from agents.best_response.bots import BotPolicy
 from agents.lbr.batched_ranges import BatchedRangePolicy
 from agents.lbr.batched_replay import ShadowTables
 from agents.lbr.equity_cache import EquityCache
-from agents.lbr.lookahead import Lookahead, call_values, later_bets, raise_values
+from agents.lbr.lookahead import Lookahead, call_values, continued_bets, raise_values
 from agents.lbr.public_tree import PublicTree, learner_seat, public_moves
 from agents.lbr.values import TIE
 from agents.strength.holdings import NUM_HOLDINGS, dead_holdings, seen_cards, unseen_cards
@@ -164,7 +164,7 @@ class BatchedLBR:
         response, answered = self._responses(shadow, raising)
         bet = np.asarray(batch.rules.bet_sizes, dtype=np.float64)[batch.street[raising]]
         if self.equities.params.lookahead is Lookahead.LATER_BETS:
-            later = later_bets(batch.rules.bet_sizes, batch.street[raising])
+            later = continued_bets(batch.rules.bet_sizes, batch.street[raising])
             later[~answered] = 0.0  # the opponent is all-in: no later bets
             ours = (share[raising], equity[raising])
             p, c = pot[raising], to_call[raising]

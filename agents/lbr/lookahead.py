@@ -3,18 +3,19 @@
 The local best response of Lisy and Bowling ("Equilibrium approximation quality of current
 no-limit poker bots", 2017, Algorithm 1; ours in ``agents.lbr.values``) values each action as
 if the hand were then checked down to the showdown. Against an opponent that folds to bets
-that ignores the pots later bets win. ``Lookahead.LATER_BETS`` (ours) values the same actions
+that ignores the pots that later bets win. ``Lookahead.LATER_BETS`` (ours) values the same actions
 with two more steps, each chosen by us against the range that reaches it:
 
 * after our raise and the opponent's re-raise we fold or call, whichever is worth more against
   the range that re-raised (``CHECK_DOWN`` always calls);
-* once the round is closed, on each later street we check or bet, whichever is worth more, and
-  after the opponent's raise of our bet we fold or call; each holding answers our later bets
-  as it answers our raise now (its fold, call and raise probabilities, asked of its policy; for
-  a bot whose actions ignore its cards, such as ``random``, its real answers while the cap
-  allows a raise), so the range that calls one bet calls the next; our equity against each
-  holding is our equity now (its expectation over the cards to come). The opponent's own bets
-  on later streets and the street's remaining action after a check are not modelled.
+* once the round is closed (after decisions from the flop on: ``FROM_STREET``), on each later
+  street we check or bet, whichever is worth more, and after the opponent's raise of our bet
+  we fold or call; each holding answers our later bets as it answers our raise now (its fold,
+  call and raise probabilities, asked of its policy; for a bot whose actions ignore its cards,
+  such as ``random``, its real answers while the cap allows a raise), so the range that calls
+  one bet calls the next; our equity against each holding is our equity now (its expectation
+  over the cards to come). The opponent's own bets on later streets and the street's
+  remaining action after a check are not modelled.
 
 Within a round the values are the paper's branches; the continuation after the round replaces
 the showdown's ``sum_h m_h e_h P`` (``m_h`` the mass of holding ``h`` that reaches it, pot
@@ -41,12 +42,17 @@ import numpy.typing as npt
 
 from envs.rules import Street
 
-__all__ = ["Lookahead", "call_values", "later_bets", "raise_values"]
+__all__ = ["FROM_STREET", "Lookahead", "call_values", "continued_bets", "raise_values"]
 
 Floats = npt.NDArray[np.float64]
 
 LATER_STREETS = 3
 """Most streets after the current one (pre-flop: flop, turn, river)."""
+FROM_STREET = Street.FLOP
+"""Later streets are valued after decisions from this street on. Pre-flop the answers to our
+raise are a poor guide to later ones (the rule bot folds its weak classes to a pre-flop raise,
+its weak hand strengths after the flop), and continuing from pre-flop lost 0.057 sb/hand
+against ``rule`` (``results/exploitability.md``, section 6)."""
 
 
 class Lookahead(Enum):
@@ -61,12 +67,15 @@ class Lookahead(Enum):
     public betting tree (``agents.lbr.public_tree``)."""
 
 
-def later_bets(bet_sizes: tuple[int, ...], street: npt.ArrayLike) -> Floats:
-    """``(k, 3)`` the bet sizes of the streets after ``street[i]``, 0 past the river."""
+def continued_bets(bet_sizes: tuple[int, ...], street: npt.ArrayLike) -> Floats:
+    """``(k, 3)`` the bets of the streets the look-ahead continues over after ``street[i]``: the
+    later ones, 0 past the river, and none after pre-flop (``FROM_STREET``)."""
     current = np.asarray(street, dtype=np.intp).reshape(-1)
     sizes = np.asarray(bet_sizes, dtype=np.float64)
     ahead = current[:, np.newaxis] + np.arange(1, LATER_STREETS + 1)
-    return np.where(ahead <= Street.RIVER, sizes[np.minimum(ahead, Street.RIVER)], 0.0)
+    later = np.where(ahead <= Street.RIVER, sizes[np.minimum(ahead, Street.RIVER)], 0.0)
+    result: Floats = np.where(current[:, np.newaxis] >= FROM_STREET, later, 0.0)
+    return result
 
 
 def continuation(
@@ -138,7 +147,7 @@ def call_values(
         share: ``(k, H)`` the range, rows summing to one.
         equity: ``(k, H)`` our equity against each holding.
         pot: ``(k,)`` chips in the pot now; ``to_call``: ``(k,)`` chips we must add.
-        later: ``(k, 3)`` the later streets' bets (``later_bets``); rows of zeros where the
+        later: ``(k, 3)`` the later streets' bets (``continued_bets``); rows of zeros where the
             opponent's answers are not known (we may not raise) give the check-down value.
         response: the opponent's fold, call and raise probabilities after our raise, each
             ``(k, H)`` (any values on rows of zeros in ``later``).

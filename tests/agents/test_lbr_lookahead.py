@@ -23,7 +23,7 @@ from agents.lbr import CardIndependent, LBRParams, LocalBestResponse, Lookahead,
 from agents.lbr.batched_lbr import BatchedLBR
 from agents.lbr.batched_ranges import BatchedCardIndependent
 from agents.lbr.equity_cache import EquityCache
-from agents.lbr.lookahead import call_values, continuation, later_bets, raise_values
+from agents.lbr.lookahead import call_values, continuation, continued_bets, raise_values
 from agents.lbr.public_tree import PublicTree
 from envs.batched.adapter import has_batched_form
 from envs.game import Hand
@@ -69,14 +69,14 @@ def test_continuation_by_hand(
 @pytest.mark.parametrize(
     ("street", "expected"),
     [
-        (Street.PREFLOP, (2, 4, 4)),
+        (Street.PREFLOP, (0, 0, 0)),  # FROM_STREET
         (Street.FLOP, (4, 4, 0)),
         (Street.TURN, (4, 0, 0)),
         (Street.RIVER, (0, 0, 0)),
     ],
 )
-def test_later_bets_of_the_default_game(street: Street, expected: tuple[int, ...]) -> None:
-    np.testing.assert_array_equal(later_bets(Rules().bet_sizes, [street]), [expected])
+def test_continued_bets_of_the_default_game(street: Street, expected: tuple[int, ...]) -> None:
+    np.testing.assert_array_equal(continued_bets(Rules().bet_sizes, [street]), [expected])
 
 
 def _columns(response: list[list[float]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -150,11 +150,10 @@ def test_values_by_hand(
 def test_deeper_values_are_never_below_the_check_down_ones() -> None:
     """Against ``random`` at the LBR's decisions of played hands: the same fold and win
     probability, call and raise at least the check-down values, and often more."""
-    small = {"preflop_samples": 40, "flop_samples": 30}
-    plain = LocalBestResponse(CardIndependent(RandomAgent()), params=LBRParams(**small))
+    small = LBRParams(preflop_samples=40, flop_samples=30)
+    plain = LocalBestResponse(CardIndependent(RandomAgent()), params=small)
     deeper = LocalBestResponse(
-        CardIndependent(RandomAgent()),
-        params=LBRParams(lookahead=Lookahead.LATER_BETS, **small),
+        CardIndependent(RandomAgent()), params=replace(small, lookahead=Lookahead.LATER_BETS)
     )
     rng = np.random.default_rng(7)
     compared = higher = 0
