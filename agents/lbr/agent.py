@@ -57,10 +57,11 @@ class LocalBestResponse(Agent):
     opponent's own policy (``agents.lbr.range_policy``, white-box: for a learning opponent a
     copy told every hand end the opponent sees, so its memory is the opponent's). It then
     values folding, checking/calling and betting/raising against that range with one round of
-    look-ahead (``agents.lbr.values``; deeper with ``LBRParams.lookahead``,
-    ``agents.lbr.lookahead``) and plays the best. Paper: Lisy and Bowling,
-    "Equilibrium approximation quality of current no-limit poker bots", 2017, section "Local
-    Best Response" and Algorithm 1; our fixed-limit adaptation is in ``agents.lbr.values``.
+    look-ahead (``agents.lbr.values``; deeper with ``LBRParams.lookahead``:
+    ``agents.lbr.lookahead``, ``agents.lbr.public_tree``) and plays the best. Paper: Lisy and
+    Bowling, "Equilibrium approximation quality of current no-limit poker bots", 2017, section
+    "Local Best Response" and Algorithm 1; our fixed-limit adaptation is in
+    ``agents.lbr.values``.
 
     Whatever it plays is a strategy, so its expected winnings against the opponent are a lower
     bound on the opponent's exploitability (measured with the match runner, with a CI).
@@ -278,7 +279,7 @@ def _later_bets_values(
     functions; later streets only where the opponent answers our raise (it is not all-in)."""
     share = (weights / weights.sum())[np.newaxis]
     wp = float(share[0] @ equity)
-    fold = 0.0 if Action.FOLD in view.legal_actions else float("nan")
+    fold = 0.0 if Action.FOLD in view.legal_actions else NAN
     if response is None:  # no answers known: the check-down value
         return ActionValues(fold, wp * (view.pot + view.to_call) - view.to_call, NAN, wp, NAN)
     pot, to_call = np.array([float(view.pot)]), np.array([float(view.to_call)])
