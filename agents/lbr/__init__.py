@@ -5,7 +5,11 @@
   ``lbr-loki-som``; ``lbr-call``, ``lbr-raise``, ``lbr-random`` for comparison with the exact best
   responses of ``agents.best_response``) with ``LBRParams``: plays, heads-up, the local best
   response of Lisy and Bowling 2017 against an opponent whose policy it knows
-  (``agents.lbr.agent``);
+  (``agents.lbr.agent``); with deeper look-aheads (``Lookahead``, ``agents.lbr.lookahead``,
+  ``agents.lbr.public_tree``) the ``lbr2-`` agents (``lbr2-bpp``, ``lbr2-bpp-det``,
+  ``lbr2-bpp-curves``, ``lbr2-rule``, ``lbr2-call``, ``lbr2-raise``, ``lbr2-random``: later
+  streets' bets) and ``lbr3-call``, ``lbr3-raise``, ``lbr3-random`` (the public betting tree)
+  (``agents.lbr.deeper_agents``);
 * the opponents' policies over every holding at once: ``CardIndependent``, ``VectorRule``,
   ``ShadowBayesian`` (``agents.lbr.range_policy``), ``ShadowLoki`` (``agents.lbr.loki_range``,
   with ``loki_holding_values``, ``agents.lbr.loki_boards``: HS1 and PPOT1 of all 1,326
@@ -36,6 +40,18 @@ from agents.lbr.agent import (
     lbr_random,
     lbr_rule,
 )
+from agents.lbr.deeper_agents import (
+    lbr2_bpp,
+    lbr2_bpp_curves,
+    lbr2_bpp_det,
+    lbr2_call,
+    lbr2_raise,
+    lbr2_random,
+    lbr2_rule,
+    lbr3_call,
+    lbr3_raise,
+    lbr3_random,
+)
 from agents.lbr.holding_equity import holding_equities
 from agents.lbr.loki_boards import loki_holding_values
 from agents.lbr.loki_range import (
@@ -46,6 +62,7 @@ from agents.lbr.loki_range import (
     lbr_loki_som,
     lbr_loki_tight,
 )
+from agents.lbr.lookahead import Lookahead
 from agents.lbr.range_policy import CardIndependent, RangePolicy, ShadowBayesian, VectorRule
 from agents.lbr.replay import OpponentDecision, Replay
 from agents.lbr.values import ActionValues, action_values, best_action
@@ -55,6 +72,7 @@ __all__ = [
     "CardIndependent",
     "LBRParams",
     "LocalBestResponse",
+    "Lookahead",
     "OpponentDecision",
     "RangePolicy",
     "Replay",
@@ -64,6 +82,16 @@ __all__ = [
     "action_values",
     "best_action",
     "holding_equities",
+    "lbr2_bpp",
+    "lbr2_bpp_curves",
+    "lbr2_bpp_det",
+    "lbr2_call",
+    "lbr2_raise",
+    "lbr2_random",
+    "lbr2_rule",
+    "lbr3_call",
+    "lbr3_raise",
+    "lbr3_random",
     "lbr_bpp",
     "lbr_bpp_curves",
     "lbr_bpp_det",

@@ -1,6 +1,7 @@
 """The local best response agent (registry ``lbr-bpp``, ``lbr-bpp-det``, ``lbr-bpp-curves``,
 ``lbr-rule``; ``lbr-call``, ``lbr-raise``, ``lbr-random`` against the bots whose exact best
-response is known): a lower bound on an opponent's exploitability, measured by playing it."""
+response is known; with deeper look-aheads: ``agents.lbr.deeper_agents``): a lower bound on
+an opponent's exploitability, measured by playing it."""
 
 from __future__ import annotations
 
@@ -11,14 +12,22 @@ import numpy.typing as npt
 
 from agents.base import Agent, legal_actions
 from agents.baselines import CallAgent, RaiseAgent, RandomAgent, RuleAgent
+from agents.best_response.bots import BotPolicy
 from agents.bpp import BPPAgent, BPPCurvesAgent, deterministic_bpp
 from agents.lbr.equity_cache import EquityCache, LBRParams
+from agents.lbr.lookahead import Lookahead, call_values, continued_bets, raise_values
+from agents.lbr.public_tree import (
+    PublicTree,
+    card_independent_policy,
+    learner_seat,
+    public_moves,
+)
 from agents.lbr.range_policy import CardIndependent, RangePolicy, ShadowBayesian, VectorRule
 from agents.lbr.replay import Replay
 from agents.lbr.values import ActionValues, action_values, best_action
 from agents.strength.holdings import NUM_HOLDINGS, dead_mask
 from envs.protocols import BatchedAgent, Probabilities
-from envs.rules import Action
+from envs.rules import Action, Rules
 from envs.view import PlayerView
 
 __all__ = [
@@ -36,6 +45,7 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 Floats = npt.NDArray[np.float64]
+NAN = float("nan")
 
 
 class LocalBestResponse(Agent):
@@ -47,9 +57,11 @@ class LocalBestResponse(Agent):
     opponent's own policy (``agents.lbr.range_policy``, white-box: for a learning opponent a
     copy told every hand end the opponent sees, so its memory is the opponent's). It then
     values folding, checking/calling and betting/raising against that range with one round of
-    look-ahead (``agents.lbr.values``) and plays the best. Paper: Lisy and Bowling,
-    "Equilibrium approximation quality of current no-limit poker bots", 2017, section "Local
-    Best Response" and Algorithm 1; our fixed-limit adaptation is in ``agents.lbr.values``.
+    look-ahead (``agents.lbr.values``; deeper with ``LBRParams.lookahead``:
+    ``agents.lbr.lookahead``, ``agents.lbr.public_tree``) and plays the best. Paper: Lisy and
+    Bowling, "Equilibrium approximation quality of current no-limit poker bots", 2017, section
+    "Local Best Response" and Algorithm 1; our fixed-limit adaptation is in
+    ``agents.lbr.values``.
 
     Whatever it plays is a strategy, so its expected winnings against the opponent are a lower
     bound on the opponent's exploitability (measured with the match runner, with a CI).
@@ -63,7 +75,7 @@ class LocalBestResponse(Agent):
         opponent: The opponent's policy over holdings; this agent owns it (it forgets it at
             ``reset`` and tells it every hand end).
         name: Registry name (default ``lbr-`` and the opponent's name).
-        params: Roll-out sizes.
+        params: Roll-out sizes and the look-ahead.
         rng: As for ``Agent``.
     """
 
@@ -88,6 +100,10 @@ class LocalBestResponse(Agent):
         self._equity: dict[tuple[int, ...], Floats] = {}
         self._warned = False
         self._warned_impossible = False
+        self._trees: dict[Rules, PublicTree] = {}
+        self._policy: BotPolicy | None = None
+        if self.params.lookahead is Lookahead.PUBLIC_TREE:
+            self._policy = card_independent_policy(opponent)
 
     @property
     def memoryless(self) -> bool:  # type: ignore[override]
@@ -119,13 +135,19 @@ class LocalBestResponse(Agent):
         weights = self.opponent_range(view)
         live = np.flatnonzero(weights > 0.0)
         equity = self._equities(view)[live]
+        if self._policy is not None:
+            return self._tree_values(view, weights[live], equity)
         response = None
+        answered = False
         if Action.RAISE in legal:
             after = Replay(view).after_our_raise()
             if after is None:  # the opponent cannot answer (all-in): our raise is a call
                 response = np.tile([0.0, 1.0, 0.0], (len(live), 1))
             else:
                 response = self.opponent.probabilities(after, live, probe=True)
+                answered = True
+        if self.params.lookahead is Lookahead.LATER_BETS:
+            return _later_bets_values(view, weights[live], equity, response, answered=answered)
         return action_values(
             weights[live],
             equity,
@@ -135,6 +157,28 @@ class LocalBestResponse(Agent):
             can_fold=Action.FOLD in legal,
             response=response,
         )
+
+    def _tree_values(self, view: PlayerView, weights: Floats, equity: Floats) -> ActionValues:
+        """``Lookahead.PUBLIC_TREE``' values (``agents.lbr.public_tree``) at ``view``."""
+        assert self._policy is not None
+        share = weights / weights.sum()
+        wp = float(share @ equity)
+        tree = self._trees.get(view.rules)
+        if tree is None:
+            tree = self._trees[view.rules] = PublicTree(self._policy, view.rules)
+        seats, actions = [a.seat for a in view.actions], [a.action for a in view.actions]
+        fold, call, raise_ = tree.values(
+            [learner_seat(view.seat, view.button)],
+            [public_moves(seats, actions, view.seat)],
+            np.array([wp]),
+            np.array([float(view.contributions[view.seat])]),
+        )[0]
+        after = Replay(view).after_our_raise() if Action.RAISE in view.legal_actions else None
+        fp = NAN
+        if after is not None:
+            holdings = np.arange(len(weights))  # its answers are the same with every holding
+            fp = float(share @ self.opponent.probabilities(after, holdings, probe=True)[:, 0])
+        return ActionValues(float(fold), float(call), float(raise_), wp, fp)
 
     def opponent_range(self, view: PlayerView) -> Floats:
         """The opponent's range at ``view`` (heads-up): ``(1326,)`` weights summing to one,
@@ -213,13 +257,47 @@ class LocalBestResponse(Agent):
             return None
         from agents.lbr.batched_lbr import BatchedLBR  # numba loads on demand
 
-        return BatchedLBR(num_tables, opponent, EquityCache(self.params), self.name)
+        equities = EquityCache(self.params)
+        return BatchedLBR(num_tables, opponent, equities, self.name, policy=self._policy)
 
     def table_bytes(self, num_seats: int) -> int:
         """Bytes the batched form needs per table: its ranges and equities, about six more
         rows of 1,326 floats while it decides (shares, the opponent's answers), and the
         opponent's copy; so that the runner batches a memoryless match into ~1 GB."""
         return 8 * NUM_HOLDINGS * 8 + self.opponent.table_bytes(num_seats)
+
+
+def _later_bets_values(
+    view: PlayerView,
+    weights: Floats,
+    equity: Floats,
+    response: Floats | None,
+    *,
+    answered: bool,
+) -> ActionValues:
+    """``Lookahead.LATER_BETS``' values (``agents.lbr.lookahead``) at ``view``, one row of its
+    functions; later streets only where the opponent answers our raise (it is not all-in)."""
+    share = (weights / weights.sum())[np.newaxis]
+    wp = float(share[0] @ equity)
+    fold = 0.0 if Action.FOLD in view.legal_actions else NAN
+    if response is None:  # no answers known: the check-down value
+        return ActionValues(fold, wp * (view.pot + view.to_call) - view.to_call, NAN, wp, NAN)
+    pot, to_call = np.array([float(view.pot)]), np.array([float(view.to_call)])
+    later = continued_bets(view.rules.bet_sizes, [view.street]) * answered
+    columns = (response[np.newaxis, :, 0], response[np.newaxis, :, 1], response[np.newaxis, :, 2])
+    ours = equity[np.newaxis]
+    call = call_values(share, ours, pot=pot, to_call=to_call, later=later, response=columns)
+    raise_ = raise_values(
+        share,
+        ours,
+        pot=pot,
+        to_call=to_call,
+        bet=np.array([float(view.bet_size)]),
+        later=later,
+        response=columns,
+    )
+    fp = float(share[0] @ response[:, 0])
+    return ActionValues(fold, float(call[0]), float(raise_[0]), wp, fp)
 
 
 def lbr_bpp() -> LocalBestResponse:

@@ -5,8 +5,9 @@ against each holding for the current round. At a batch of our decisions it repla
 part of every public log (``agents.lbr.batched_replay``), re-weights the ranges by Bayes' rule
 with the opponent's probabilities for every holding (``agents.lbr.batched_ranges``), asks the
 opponent's answer to our raise, and values the three actions with the one-round look-ahead of
-``agents.lbr.values`` (Lisy and Bowling 2017, Algorithm 1), all tables at once. It plays, on
-the same deals, the actions of its scalar twin, with values equal to rounding.
+``agents.lbr.values`` (Lisy and Bowling 2017, Algorithm 1) or the deeper one of
+``agents.lbr.lookahead`` (the equities' ``LBRParams.lookahead``), all tables at once. It
+plays, on the same deals, the actions of its scalar twin, with values equal to rounding.
 """
 
 from __future__ import annotations
@@ -16,14 +17,17 @@ import logging
 import numpy as np
 import numpy.typing as npt
 
+from agents.best_response.bots import BotPolicy
 from agents.lbr.batched_ranges import BatchedRangePolicy
 from agents.lbr.batched_replay import ShadowTables
 from agents.lbr.equity_cache import EquityCache
+from agents.lbr.lookahead import Lookahead, call_values, continued_bets, raise_values
+from agents.lbr.public_tree import PublicTree, learner_seat, public_moves
 from agents.lbr.values import TIE
 from agents.strength.holdings import NUM_HOLDINGS, dead_holdings, seen_cards, unseen_cards
 from envs.batched.checks import check_batch_tables, check_seats
 from envs.batched.views import DecisionBatch, HandEndBatch
-from envs.rules import Action
+from envs.rules import Action, Rules
 
 __all__ = ["BatchedLBR"]
 
@@ -58,16 +62,31 @@ class BatchedLBR:
     Args:
         num_tables: N.
         opponent: The opponent's policy over holdings at the N tables (owned from now on).
-        equities: Our equities against every holding (its settings are the scalar twin's).
+        equities: Our equities against every holding (its settings are the scalar twin's,
+            the look-ahead included).
         name: Registry name.
+        policy: The opponent's public-state policy, needed by ``Lookahead.PUBLIC_TREE`` only.
+
+    Raises:
+        ValueError: if the look-ahead is ``PUBLIC_TREE`` and no policy is given.
     """
 
     known_policy = True
     hand_uniform = False
 
     def __init__(
-        self, num_tables: int, opponent: BatchedRangePolicy, equities: EquityCache, name: str
+        self,
+        num_tables: int,
+        opponent: BatchedRangePolicy,
+        equities: EquityCache,
+        name: str,
+        *,
+        policy: BotPolicy | None = None,
     ) -> None:
+        if equities.params.lookahead is Lookahead.PUBLIC_TREE and policy is None:
+            raise ValueError("the public-tree look-ahead needs the opponent's public policy")
+        self.policy = policy if equities.params.lookahead is Lookahead.PUBLIC_TREE else None
+        self._trees: dict[Rules, PublicTree] = {}
         self.num_tables = num_tables
         self.opponent = opponent
         self.equities = equities
@@ -137,18 +156,53 @@ class BatchedLBR:
         values = np.full((len(tables), 3), np.nan)
         values[:, _CALL] = wp * (pot + to_call) - to_call
         values[legal[:, _FOLD], _FOLD] = 0.0
+        if self.policy is not None:
+            return self._tree_values(batch, wp)
         raising = np.flatnonzero(legal[:, _RAISE])
-        if raising.size:
-            response = self._responses(shadow, raising)
-            bet = np.asarray(batch.rules.bet_sizes, dtype=np.float64)[batch.street[raising]]
-            e, c = equity[raising], to_call[raising, np.newaxis]
-            p, b = pot[raising, np.newaxis], bet[:, np.newaxis]
-            called = e * (p + c + 2 * b) - (c + b)
-            reraised = e * (p + c + 4 * b) - (c + 2 * b)
-            f, ca, r = response
-            terms = f * p + ca * called + r * reraised
-            values[raising, _RAISE] = np.einsum("ij,ij->i", share[raising], terms)
+        if raising.size == 0:
+            return values
+        response, answered = self._responses(shadow, raising)
+        bet = np.asarray(batch.rules.bet_sizes, dtype=np.float64)[batch.street[raising]]
+        if self.equities.params.lookahead is Lookahead.LATER_BETS:
+            later = continued_bets(batch.rules.bet_sizes, batch.street[raising])
+            later[~answered] = 0.0  # the opponent is all-in: no later bets
+            ours = (share[raising], equity[raising])
+            p, c = pot[raising], to_call[raising]
+            values[raising, _CALL] = call_values(
+                *ours, pot=p, to_call=c, later=later, response=response
+            )
+            values[raising, _RAISE] = raise_values(
+                *ours, pot=p, to_call=c, bet=bet, later=later, response=response
+            )
+            return values
+        e, c = equity[raising], to_call[raising, np.newaxis]
+        p, b = pot[raising, np.newaxis], bet[:, np.newaxis]
+        called = e * (p + c + 2 * b) - (c + b)
+        reraised = e * (p + c + 4 * b) - (c + 2 * b)
+        f, ca, r = response
+        terms = f * p + ca * called + r * reraised
+        values[raising, _RAISE] = np.einsum("ij,ij->i", share[raising], terms)
         return values
+
+    def _tree_values(self, batch: DecisionBatch, wp: Floats) -> Floats:
+        """``Lookahead.PUBLIC_TREE``' values (``agents.lbr.public_tree``) at every row."""
+        assert self.policy is not None
+        tree = self._trees.get(batch.rules)
+        if tree is None:
+            tree = self._trees[batch.rules] = PublicTree(self.policy, batch.rules)
+        rows = range(len(batch.tables))
+        seat, length = batch.seat.astype(np.intp), batch.log_len.astype(np.intp)
+        moves = [
+            public_moves(
+                batch.log_seat[i, : length[i]].tolist(),
+                batch.log_action[i, : length[i]].tolist(),
+                int(seat[i]),
+            )
+            for i in rows
+        ]
+        seats = [learner_seat(int(seat[i]), int(batch.button[i])) for i in rows]
+        ours = batch.contributions[np.arange(len(seat)), seat].astype(np.float64)
+        return tree.values(seats, moves, wp, ours)
 
     def observe_ends(self, batch: HandEndBatch) -> None:
         """Tell the opponent's policy each hand's end as the opponent saw it."""
@@ -207,18 +261,22 @@ class BatchedLBR:
             self._weights[at] = weights
         self._seen[tables] = shadow.batch.log_len
 
-    def _responses(self, shadow: ShadowTables, raising: Index) -> list[Floats]:
+    def _responses(
+        self, shadow: ShadowTables, raising: Index
+    ) -> tuple[tuple[Floats, Floats, Floats], npt.NDArray[np.bool_]]:
         """The opponent's fold, call and raise probabilities after our raise at the rows
-        ``raising``, each ``(r, 1326)``."""
+        ``raising``, each ``(r, 1326)``, and where it answers (``(r,)``: it is not all-in)."""
         answering, views = shadow.after_our_raise(raising)
         columns = [np.zeros((len(raising), NUM_HOLDINGS)) for _ in range(3)]
         columns[_CALL][:] = 1.0  # where it does not answer (all-in) our raise is a call
+        answered = np.zeros(len(raising), dtype=bool)
         if views is not None:
             position = np.searchsorted(raising, answering)
+            answered[position] = True
             answer = self.opponent.probabilities(views, probe=True)
             for action, column in enumerate(columns):
                 column[position] = answer.column(np.full(len(answering), action))
-        return columns
+        return (columns[0], columns[1], columns[2]), answered
 
     def _equities(self, batch: DecisionBatch, tables: Index) -> Floats:
         street = batch.street.astype(np.int8)

@@ -15,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from agents.lbr.holding_equity import equity_rows
+from agents.lbr.lookahead import Lookahead
 from agents.strength.holdings import HOLDINGS, NUM_HOLDINGS, PAIR_INDEX
 
 __all__ = ["EquityCache", "LBRParams", "preflop_equities"]
@@ -25,7 +26,8 @@ Floats = npt.NDArray[np.float64]
 @dataclass(frozen=True, kw_only=True)
 class LBRParams:
     """How the local best response estimates its win probability
-    (``agents.lbr.holding_equity``)."""
+    (``agents.lbr.holding_equity``) and what it assumes after an action
+    (``agents.lbr.lookahead``)."""
 
     preflop_samples: int = 500
     """Board completions for pre-flop equities (computed once per hole cards, then kept)."""
@@ -34,6 +36,9 @@ class LBRParams:
     as Lisy and Bowling 2017 sample their roll-outs, for speed)."""
     sample_seed: int = 0
     """Seed of the fixed completion samples (equities are then a function of the cards)."""
+    lookahead: Lookahead = Lookahead.CHECK_DOWN
+    """After the valued action: the check-down of Lisy and Bowling 2017, Algorithm 1, or
+    later streets' bets (``agents.lbr.lookahead``, ours)."""
 
     def __post_init__(self) -> None:
         for name in ("preflop_samples", "flop_samples"):
@@ -43,6 +48,10 @@ class LBRParams:
         seed = self.sample_seed
         if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
             raise ValueError(f"sample_seed must be a non-negative integer, got {seed!r}")
+        lookahead: object = self.lookahead  # a field given at run time may be anything
+        if not isinstance(lookahead, Lookahead):
+            choices = ", ".join(f"Lookahead.{member.name}" for member in Lookahead)
+            raise ValueError(f"lookahead must be one of {choices}, got {lookahead!r}")
 
 
 @cache

@@ -18,7 +18,7 @@ import pytest
 
 from agents.baselines import CallAgent, RandomAgent, RuleAgent
 from agents.bpp import BPPAgent, BPPCurvesAgent, deterministic_bpp
-from agents.lbr import LBRParams, LocalBestResponse, ShadowBayesian, ShadowLoki
+from agents.lbr import LBRParams, LocalBestResponse, Lookahead, ShadowBayesian, ShadowLoki
 from agents.lbr.batched_lbr import BatchedLBR
 from agents.lbr.equity_cache import preflop_equities
 from agents.lbr.holding_equity import completion_sample, equity_rows, holding_equities
@@ -51,15 +51,17 @@ OPPONENTS: dict[str, tuple[Callable[[], RangePolicy], Callable[[], object]]] = {
 }
 
 
-def play_twins(case: str, *, tables: int, hands: int, seed: int) -> tuple[int, float]:
+def play_twins(
+    case: str, *, tables: int, hands: int, seed: int, params: LBRParams = PARAMS
+) -> tuple[int, float]:
     """Play ``hands`` hands at ``tables`` heads-up tables; compare every LBR decision.
     Returns (decisions compared, largest value difference)."""
     policy, opponent = OPPONENTS[case]
-    twins = [LocalBestResponse(policy(), params=PARAMS) for _ in range(tables)]
+    twins = [LocalBestResponse(policy(), params=params) for _ in range(tables)]
     opponents = [opponent() for _ in range(tables)]
     for i, agent in enumerate(opponents):
         agent.reset(np.random.default_rng(i))  # type: ignore[attr-defined]
-    batched = LocalBestResponse(policy(), params=PARAMS).batched(tables)
+    batched = LocalBestResponse(policy(), params=params).batched(tables)
     assert isinstance(batched, BatchedLBR)
     me = np.arange(tables) % 2
     batched.start_tables(np.arange(tables), me)
@@ -109,6 +111,25 @@ def test_batched_lbr_plays_as_its_scalar_twin(case: str) -> None:
     tables, hands = (50, 100) if FULL else (6, 12)
     decisions, worst = play_twins(case, tables=tables, hands=hands, seed=11)
     assert decisions >= tables * hands // 2  # the rule bot folds many hands before LBR acts
+    assert worst < 1e-9
+
+
+@pytest.mark.parametrize(
+    ("case", "lookahead"),
+    [
+        ("random", Lookahead.LATER_BETS),
+        ("rule", Lookahead.LATER_BETS),
+        ("bpp", Lookahead.LATER_BETS),
+        ("random", Lookahead.PUBLIC_TREE),
+        ("call", Lookahead.PUBLIC_TREE),
+    ],
+)
+def test_the_deeper_lookaheads_play_as_their_scalar_twins(case: str, lookahead: Lookahead) -> None:
+    """``agents.lbr.lookahead``, ``agents.lbr.public_tree``: the same decisions and values."""
+    deeper = LBRParams(preflop_samples=40, flop_samples=30, lookahead=lookahead)
+    tables, hands = (50, 100) if FULL else (6, 12)
+    decisions, worst = play_twins(case, tables=tables, hands=hands, seed=13, params=deeper)
+    assert decisions >= tables * hands // 2
     assert worst < 1e-9
 
 
