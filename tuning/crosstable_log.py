@@ -56,11 +56,12 @@ class LineupLog:
                 raise ValueError(f"{self.path}, line {number}: not a lineup's cells") from None
             self.known[cells[0].lineup] = cells
 
-    def append(self, cells: tuple[Cell, ...]) -> None:
-        """Record one finished lineup (already-known lineups are not written twice)."""
+    def append(self, cells: tuple[Cell, ...]) -> bool:
+        """Record one finished lineup; False when it was already known (not written twice)."""
         lineup = cells[0].lineup
         if lineup in self.known:
-            return
+            return False
         self.known[lineup] = cells
         with self.path.open("a") as file:
             file.write(json.dumps({"cells": [cell_dict(cell) for cell in cells]}) + "\n")
+        return True

@@ -153,7 +153,9 @@ def test_an_interrupted_run_resumes_without_replaying_its_lineups(
     monkeypatch.setattr(crosstable_module, "play_match", counting)
     assert main(argv) == 0
     assert played == [("call", "raise")]
-    assert json.loads(capsys.readouterr().out) == whole
+    captured = capsys.readouterr()
+    assert json.loads(captured.out) == whole
+    assert captured.err.count("kept in lineups.jsonl") == 2  # the two lineups not replayed
     assert (out / "lineups.jsonl").read_text().splitlines() == log
 
 

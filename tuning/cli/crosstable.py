@@ -79,12 +79,14 @@ def run(args: argparse.Namespace) -> int:
         parser.error(str(error))
 
     def report(done: int, total: int, cells: tuple[Cell, ...]) -> None:
-        if log is not None:
-            log.append(cells)
+        kept = log is not None and not log.append(cells)
         if not args.quiet:
-            hands = cells[0].hands
             lineup = " vs ".join(cells[0].lineup)
-            sys.stderr.write(f"crosstable: {done}/{total} lineups ({lineup}, {hands:,} hands)\n")
+            source = f", kept in {LOG}" if kept else ""
+            hands = cells[0].hands
+            sys.stderr.write(
+                f"crosstable: {done}/{total} lineups ({lineup}, {hands:,} hands{source})\n"
+            )
 
     try:
         table = crosstable(
