@@ -48,6 +48,25 @@ def _rank(sums: int, masks: int, offs: np.ndarray, look: np.ndarray, flush: np.n
 
 
 @kernel
+def _mark_known(
+    cards: np.ndarray, dead: np.ndarray, card_keys: np.ndarray, flush_keys: np.ndarray
+) -> tuple[int, int, int]:
+    # One row's known cards: marks them dead and sums their evaluator keys; ids of 52 and
+    # more are cards still to come (counted, not marked).
+    sums = KEY_INIT
+    masks = 0
+    missing = 0
+    for card in cards:
+        if card >= 52:
+            missing += 1
+            continue
+        dead[card] = True
+        sums += card_keys[card]
+        masks += flush_keys[card]
+    return sums, masks, missing
+
+
+@kernel
 def _strength_rows(
     known: np.ndarray,
     card_keys: np.ndarray,
@@ -60,17 +79,11 @@ def _strength_rows(
     flush: np.ndarray,
     out: np.ndarray,
 ) -> None:
-    rows, width = known.shape
+    rows = known.shape[0]
     dead = np.zeros(52, dtype=np.bool_)
     for row in range(rows):
         dead[:] = False
-        board_sums = KEY_INIT
-        board_masks = 0
-        for j in range(2, width):
-            card = known[row, j]
-            dead[card] = True
-            board_sums += card_keys[card]
-            board_masks += flush_keys[card]
+        board_sums, board_masks, _ = _mark_known(known[row, 2:], dead, card_keys, flush_keys)
         first, second = known[row, 0], known[row, 1]
         dead[first] = True
         dead[second] = True
@@ -110,23 +123,13 @@ def _equity_rows(
     flush: np.ndarray,
     out: np.ndarray,
 ) -> None:
-    rows, width = board.shape
+    rows = board.shape[0]
     samples, scanned = candidates.shape
     dead = np.zeros(53, dtype=np.bool_)
     drawn = np.zeros(7, dtype=np.int64)
     for row in range(rows):
         dead[:] = False
-        board_sums = KEY_INIT
-        board_masks = 0
-        missing = 0
-        for j in range(width):
-            card = board[row, j]
-            if card >= 52:
-                missing += 1
-                continue
-            dead[card] = True
-            board_sums += card_keys[card]
-            board_masks += flush_keys[card]
+        board_sums, board_masks, missing = _mark_known(board[row], dead, card_keys, flush_keys)
         first, second = hole[row, 0], hole[row, 1]
         dead[first] = True
         dead[second] = True
