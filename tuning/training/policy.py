@@ -199,12 +199,11 @@ def fitting_encoder(
             f"and cannot play at one of {rules.num_seats} seats ({rules})"
         )
     encoder = FeatureEncoder(rules)
-    width = max(block.stop for block in encoder.blocks.values())
     space = getattr(model, "observation_space", None)  # None: features only, no network yet
-    expected = width if space is None else int(space.shape[0])
-    if width != expected:
+    expected = encoder.size if space is None else int(space.shape[0])
+    if encoder.size != expected:
         raise ValueError(
             f"{name}'s network takes {expected} features but a table of {rules.num_seats} "
-            f"seats gives {width}: it was trained for other rules or seat counts"
+            f"seats gives {encoder.size}: it was trained for other rules or seat counts"
         )
     return encoder
