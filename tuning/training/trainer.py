@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import logging
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -54,6 +55,9 @@ CONFIG, MODEL, CURVE, FIGURE, SUMMARY = (
     "curve.png",
     "summary.json",
 )
+PLOT_SECONDS = 60.0
+"""Least wall time between two drawings of ``curve.png`` during a run (the CSV is written at
+every checkpoint; the figure always at the end)."""
 
 
 @dataclass(frozen=True)
@@ -155,6 +159,8 @@ class _Run:
         self.venv: HoldemVecEnv | None = None
         self.model: Any = None
         self.ceiling: Ceiling | None = None
+        self._plotted: tuple[int, float] | None = None
+        """Points in the last figure drawn, and when (``time.monotonic``)."""
 
     def execute(self) -> TrainResult:
         config = self.config
@@ -176,6 +182,7 @@ class _Run:
                 self._learn(done)
             if not self.curve or self.curve[-1].timesteps != self.model.num_timesteps:
                 self._checkpoint()
+            self._plot(force=True)
             final = self._evaluate(config.final_eval_hands)
             evaluation = FinalEvaluation.of(
                 final, self.ceiling, sessions=config.eval_sessions(config.final_eval_hands)
@@ -250,6 +257,7 @@ class _Run:
         except KeyboardInterrupt:
             self._save_model()  # keep the progress; the curve keeps its last checkpoint
             self._save_state()
+            self._plot(force=True)
             raise
 
     def _checkpoint(self) -> None:
@@ -260,9 +268,20 @@ class _Run:
         logger.info("checkpoint %s", point)
         self._save_model()
         write_curve(self.run_dir / CURVE, self.curve)
-        title = _title(config)
-        plot_curve(self.run_dir / FIGURE, self.curve, title, self.ceiling)
+        self._plot(force=False)
         self._save_state()
+
+    def _plot(self, *, force: bool) -> None:
+        """Redraw the figure from the curve: at the end, on an interruption, and at checkpoints
+        at most every ``PLOT_SECONDS`` (a drawing costs about 0.7 CPU-s, a checkpoint against a
+        memoryless bot a few tenths)."""
+        now = time.monotonic()
+        if self._plotted is not None:
+            points, at = self._plotted
+            if points == len(self.curve) or (not force and now - at < PLOT_SECONDS):
+                return
+        plot_curve(self.run_dir / FIGURE, self.curve, _title(self.config), self.ceiling)
+        self._plotted = (len(self.curve), now)
 
     def _evaluate(self, hands: int) -> AgentResult:
         config = self.config
