@@ -137,6 +137,22 @@ def test_a_short_run_writes_its_files_and_resumes(tmp_path: Path) -> None:
         resume(tmp_path / "missing")
 
 
+def test_the_figure_is_redrawn_sparingly_but_always_at_the_end(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tuning.training import trainer
+
+    drawn: list[int] = []
+    monkeypatch.setattr(trainer, "plot_curve", lambda path, curve, *rest: drawn.append(len(curve)))
+    monkeypatch.setattr(trainer, "PLOT_SECONDS", 1e9)
+    train(TINY, tmp_path / "run")
+    assert drawn == [1, 3]  # the first checkpoint, then the whole curve at the end
+    monkeypatch.setattr(trainer, "PLOT_SECONDS", 0.0)
+    drawn.clear()
+    train(TINY, tmp_path / "again")
+    assert drawn == [1, 2, 3]
+
+
 def test_run_state_reads_back_what_it_writes(tmp_path: Path) -> None:
     final = FinalEvaluation(
         hands=40, sb_per_hand=0.5, ci=(0.1, 0.9), std_error=0.2, vpip=0.6, pfr=0.3
