@@ -201,7 +201,7 @@ def test_cli_trains_and_reports_errors(tmp_path: Path, capsys: pytest.CaptureFix
     assert curve[0].timesteps == 0 and curve[-1].timesteps >= 64  # whole rollouts of 64
     small = ["train", "--opponents", "call", "--steps", "5", "--seed", "0", "--num-envs", "1"]
     assert main([*small, "--run-dir", str(tmp_path / "small")]) == 1
-    assert "batch_size (512) exceeds a rollout" in capsys.readouterr().err
+    assert "batch_size (4096) exceeds a rollout" in capsys.readouterr().err
     assert main(["train", "--opponents", "nobody", "--steps", "5", "--seed", "0"]) == 2
     assert "unknown agent 'nobody'" in capsys.readouterr().err
     assert main(["train", "--opponents", "call", "--seed", "0"]) == 2
