@@ -79,7 +79,9 @@ def run(args: argparse.Namespace) -> int:
         parser.error(str(error))
 
     def report(done: int, total: int, cells: tuple[Cell, ...]) -> None:
-        kept = log is not None and not log.append(cells)
+        kept = False  # True: the lineup came from the log and was not played again
+        if log is not None:
+            kept = not log.append(cells)
         if not args.quiet:
             lineup = " vs ".join(cells[0].lineup)
             source = f", kept in {LOG}" if kept else ""
