@@ -186,3 +186,22 @@ def test_features_from_the_memo_equal_the_recomputed_ones() -> None:
     tiny._memo = StrengthMemo(bits=4)  # too small for a batch: never remembers
     np.testing.assert_array_equal(again, first)
     np.testing.assert_array_equal(tiny.encode(batch), first)
+
+
+def test_a_learner_with_range_features_plays_with_them_in_both_engines() -> None:
+    """The range block follows the plain features, and the network's width picks the encoder:
+    a model trained with it gets it back as a seat agent, scalar or batched, in either seat."""
+    venv = HoldemVecEnv(2, ["call"], range_features=True)
+    plain = FeatureEncoder(Rules())
+    assert venv.encoder.size == plain.size + 3
+    model = MaskablePPO("MlpPolicy", venv, n_steps=16, batch_size=16, seed=1, device="cpu")
+    views = _views(60, seed=6)
+    agent = PolicyAgent(model)
+    rows = np.concatenate([agent.features(view) for view in views])
+    plain_rows = np.concatenate([PolicyAgent(None).features(view) for view in views])
+    np.testing.assert_array_equal(rows[:, : plain.size], plain_rows)
+    postflop = np.array([len(view.board) > 0 for view in views])
+    hs1 = rows[postflop, plain.blocks["hand_strength"].start]
+    assert postflop.any() and (rows[postflop, plain.size] != hs1).any()  # others' bets count
+    batch = decision_batch(views, range(len(views)))
+    np.testing.assert_array_equal(BatchedPolicy(model, len(views)).features(batch), rows)

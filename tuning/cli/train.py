@@ -31,6 +31,7 @@ _SETTINGS = (
     "fold_bias",
     "eval_aivat",
     "session_hands",
+    "range_features",
 )
 """Options that override ``TrainConfig``'s defaults when given."""
 
@@ -90,6 +91,13 @@ def add_parser(sub: Any) -> None:
         type=positive_int,
         help="start each training table afresh (new opponents' memory) every this many hands "
         "(default: one match per table for the whole run)",
+    )
+    train.add_argument(
+        "--range-features",
+        action="store_const",
+        const=True,
+        help="add the hand's strength against the range a generic model of the opponents' "
+        "betting leaves to the learner's features (off by default)",
     )
     train.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
     train.set_defaults(command=run, parser=train)

@@ -87,6 +87,10 @@ class TrainConfig:
     """Hands after which a training table starts a new match with fresh opponents (as the
     evaluation's sessions do); ``None``: each table is one match for the whole run, so
     learning opponents adapt to the learner for thousands of hands."""
+    range_features: bool = False
+    """Add the range block to the features (``tuning.training.observation_features``): the
+    hand's strength against the range one generic model of the opponents' betting leaves
+    (``agents.strength.ranged``); costs about 50 us per decision after the flop."""
     threads: int = 1
     """Torch CPU threads (1: reproducible, and fair to a shared machine)."""
 

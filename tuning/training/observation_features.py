@@ -20,6 +20,8 @@ alone, see ``envs.observation``), for one observation or a batch, identically in
   (checks included) / their most |
 | hand strength | 2 | post-flop HS against one random holding, and HS ** opponents in |
 | equity | 2 | equity against one random holding (all streets), and equity ** opponents in |
+| range (``ranged=True`` only) | 3 | strength against the range a generic model of the opponents'
+  betting leaves, the same ** opponents in, and the range's relative weight |
 
 Hand strength (Loki's HS1, Papp 1998 section 5.2) and equity against a random holding
 (``tuning.training.sampled_equity``) are the computed features: an MLP learns card combinations
@@ -27,6 +29,10 @@ slowly, HS is what the rule-based agents of the papers start from, and equity (w
 the cards to come) is what a best response against card-independent bots bets on. Pre-flop
 HS is 0 and the rank block carries the information. Both are computed for all rows at once,
 and only for cards the process has not seen yet (``tuning.training.strength_memo``).
+
+The range block (``agents.strength.ranged``) reads the hand's public betting as the LBR reads
+an opponent's white-box probabilities, but with one generic rule for every opponent: it is
+off by default, and a network's input width says which encoder it was trained on.
 
 Seats are the observation's: the learner is seat 0 (as in the env). An agent in another seat
 rotates its observation first (``seat_relative``).
@@ -40,6 +46,7 @@ import numpy as np
 import numpy.typing as npt
 
 from agents.strength.batched import hand_strengths
+from agents.strength.ranged import RANGE_FEATURES, percentiles, ranged_strengths
 from envs.cards import DECK_SIZE
 from envs.observation import NO_CARD
 from envs.rules import Action, Rules
@@ -66,8 +73,9 @@ class FeatureEncoder:
     one observation of ``LimitHoldemEnv``.
     """
 
-    def __init__(self, rules: Rules) -> None:
+    def __init__(self, rules: Rules, *, ranged: bool = False) -> None:
         self.rules = rules
+        self.ranged = ranged
         n = rules.num_seats
         sizes = {
             "ranks": 2 * _RANKS,
@@ -82,6 +90,8 @@ class FeatureEncoder:
             "hand_strength": 2,
             "equity": 2,
         }
+        if ranged:
+            sizes["range"] = RANGE_FEATURES + 1
         ends = np.cumsum(list(sizes.values()))
         self.blocks = {
             name: slice(int(end) - size, int(end))
@@ -91,6 +101,7 @@ class FeatureEncoder:
         self._starts = {name: block.start for name, block in self.blocks.items()}
         self.size = int(ends[-1])
         self._equity = EquityEstimator()
+        self._pct = percentiles(self._equity.preflop_table()) if ranged else None
         self._memo = shared_memo(self._equity.samples, self._equity.seed)
         self._scale = float(rules.max_commitment)
         caps = np.array(rules.max_bets, dtype=np.float32)
@@ -152,6 +163,13 @@ class FeatureEncoder:
         out[:, at["hand_strength"] + 1] = hs**power
         out[:, at["equity"]] = equity
         out[:, at["equity"] + 1] = equity**power
+        if self._pct is not None:
+            ranged = ranged_strengths(
+                hole, board, np.asarray(obs["street"]), np.asarray(obs["history"]), self._pct
+            )
+            out[:, at["range"]] = ranged[:, 0]
+            out[:, at["range"] + 1] = ranged[:, 0] ** power
+            out[:, at["range"] + 2] = ranged[:, 1]
         return out
 
     def _strengths(

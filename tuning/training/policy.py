@@ -21,6 +21,7 @@ import numpy.typing as npt
 import torch
 
 from agents.base import KnownPolicyAgent, Probabilities, legal_actions
+from agents.strength.ranged import RANGE_FEATURES
 from envs.batched.views import DecisionBatch, HandEndBatch
 from envs.observation import ObservationEncoder, encode_batch
 from envs.rules import Action, Rules
@@ -268,12 +269,14 @@ def fitting_encoder(
             f"{name} was trained at a table of {trained_for.num_seats} seats ({trained_for}) "
             f"and cannot play at one of {rules.num_seats} seats ({rules})"
         )
-    encoder = FeatureEncoder(rules)
     space = getattr(model, "observation_space", None)  # None: features only, no network yet
-    expected = encoder.size if space is None else int(space.shape[0])
-    if encoder.size != expected:
-        raise ValueError(
-            f"{name}'s network takes {expected} features but a table of {rules.num_seats} "
-            f"seats gives {encoder.size}: it was trained for other rules or seat counts"
-        )
-    return encoder
+    plain = FeatureEncoder(rules)
+    expected = plain.size if space is None else int(space.shape[0])
+    for encoder in (plain, FeatureEncoder(rules, ranged=True)):
+        if encoder.size == expected:
+            return encoder
+    raise ValueError(
+        f"{name}'s network takes {expected} features but a table of {rules.num_seats} "
+        f"seats gives {plain.size} (or {plain.size + RANGE_FEATURES + 1} with the range "
+        "features): it was trained for other rules or seat counts"
+    )

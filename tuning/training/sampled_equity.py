@@ -81,6 +81,10 @@ class EquityEstimator:
         table: Floats = self._preflop()[PAIR_INDEX[hole[:, 0], hole[:, 1]]]
         return table
 
+    def preflop_table(self) -> Floats:
+        """The pre-flop equity of every holding, in ``HOLDINGS`` order (read-only)."""
+        return self._preflop()
+
     def _preflop(self) -> Floats:
         """The pre-flop equity of every holding (the same samples), computed on first use."""
         if self._preflop_table is None:

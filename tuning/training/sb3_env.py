@@ -50,12 +50,13 @@ class HoldemVecEnv(VecEnv):
         reward_scale: float = 1.0,
         session_hands: int | None = None,
         session_seed: int = 0,
+        range_features: bool = False,
     ) -> None:
         self.reward_scale = reward_scale
         self.session_hands = session_hands
         self.session_seed = session_seed
         self.tables = LimitHoldemVectorEnv(num_envs, opponents, rules=rules)
-        self.encoder = FeatureEncoder(self.tables.rules)
+        self.encoder = FeatureEncoder(self.tables.rules, ranged=range_features)
         observation_space = spaces.Box(
             low=-np.inf, high=np.inf, shape=(self.encoder.size,), dtype=np.float32
         )

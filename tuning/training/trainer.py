@@ -171,6 +171,7 @@ class _Run:
             reward_scale=config.reward_scale,
             session_hands=config.session_hands,
             session_seed=self.segment_seed,
+            range_features=config.range_features,
         )
         self.ceiling = ceiling_of(config.opponents, self.venv.tables.rules)
         # Counted at once, so that a resumption after an interruption gets fresh table seeds.

@@ -1,0 +1,239 @@
+"""Hand strength against the range a generic opponent model leaves after this hand's betting.
+
+HS1 (``agents.strength.batched``) counts every opponent holding alike. After the opponents
+have bet, raised, called or checked, some holdings are likelier than others; Loki weighs them
+with per-opponent weight tables re-weighted after each action (Billings, Papp, Schaeffer and
+Szafron 1998, section 4). ``ranged_strengths`` applies one generic rule of that kind to every
+row at once, from the public betting alone: each live holding starts at weight 1 and, for each
+of the opponents' actions on a street, is multiplied by
+
+| action | factor (``q``: the holding's strength percentile on that street) |
+|---|---|
+| bet or raise | ``0.05 + q ** 2`` (strong hands bet, a few bluffs remain) |
+| call | ``0.25 + q`` |
+| check | ``1.5 - q`` (strong hands may slow-play) |
+
+Pre-flop ``q`` is the holding's percentile in pre-flop equity against a random holding (a
+table computed once); after the flop, its percentile among the live holdings by showdown rank
+on the board of that street. The opponents' actions are pooled (one range for all of them).
+The rule is ours and is the same against every opponent: it says which way actions move a
+range, not how far a given agent moves it. Each row gives the weighted strength of the row's
+hand against that range (pre-flop: the share of the range's weight with lower pre-flop
+equity, ties half) and the range's weight over its live holdings' count (how narrow it is).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from agents.jit import readonly, uncached_kernel
+from agents.strength.batched import _mark_known, _rank
+from agents.strength.holdings import HOLDING_FLUSH, HOLDING_KEYS, HOLDINGS, PAIR_INDEX
+from envs import _evaluator_tables as _t
+from envs.evaluator import CARD_KEYS, FLUSH_KEYS, KEY_INIT, lookup_tables
+from envs.rules import Action
+
+__all__ = ["RANGE_FEATURES", "percentiles", "ranged_strengths"]
+
+RANGE_FEATURES = 2
+"""Columns of ``ranged_strengths``: strength against the range, the range's relative weight."""
+
+_BOARD_WIDTH = (0, 3, 4, 5)
+_RAISE = int(Action.RAISE)
+_CALL = int(Action.CALL)
+
+
+@uncached_kernel
+def _ranged_rows(
+    known: np.ndarray,
+    street: np.ndarray,
+    history: np.ndarray,
+    preflop_pct: np.ndarray,
+    card_keys: np.ndarray,
+    flush_keys: np.ndarray,
+    holdings: np.ndarray,
+    pair_index: np.ndarray,
+    holding_keys: np.ndarray,
+    holding_flush: np.ndarray,
+    offs: np.ndarray,
+    look: np.ndarray,
+    flush: np.ndarray,
+    num_ranks: int,
+    out: np.ndarray,
+) -> None:
+    count = holdings.shape[0]
+    dead = np.zeros(53, dtype=np.bool_)
+    alive = np.zeros(count, dtype=np.bool_)
+    weight = np.zeros(count)
+    ranks = np.zeros(count, dtype=np.int64)
+    histogram = np.zeros(num_ranks + 2, dtype=np.int64)
+    kinds = np.zeros((4, 3), dtype=np.int64)  # per street: raises, calls, checks
+    raised = np.zeros(4, dtype=np.int64)
+    for row in range(known.shape[0]):
+        now = street[row]
+        kinds[:] = 0
+        raised[:] = 0
+        mine = 0
+        for entry in range(history.shape[1]):
+            s, seat, action = (
+                history[row, entry, 0],
+                history[row, entry, 1],
+                history[row, entry, 2],
+            )
+            if s < 0:
+                break
+            if action == _RAISE:
+                raised[s] += 1
+                if seat != 0:
+                    kinds[s, 0] += 1
+            elif action == _CALL and seat != 0:
+                # After the flop a call with nothing to call is a check; before it the blinds
+                # are a bet, so every call calls.
+                kinds[s, 2 if (s > 0 and raised[s] == 0) else 1] += 1
+        dead[:] = False
+        _mark_known(known[row], dead, card_keys, flush_keys)
+        live = 0
+        for h in range(count):
+            alive[h] = not (dead[holdings[h, 0]] or dead[holdings[h, 1]])
+            weight[h] = 1.0 if alive[h] else 0.0
+            live += alive[h]
+        for s in range(now + 1):
+            acted = kinds[s, 0] + kinds[s, 1] + kinds[s, 2] > 0
+            if s > 0 and (acted or s == now):
+                sums = KEY_INIT
+                masks = 0
+                for j in range(_BOARD_WIDTH[s]):
+                    sums += card_keys[known[row, 2 + j]]
+                    masks += flush_keys[known[row, 2 + j]]
+                histogram[:] = 0
+                for h in range(count):
+                    if alive[h]:
+                        ranks[h] = _rank(
+                            sums + holding_keys[h], masks + holding_flush[h], offs, look, flush
+                        )
+                        histogram[ranks[h] + 1] += 1
+                if s == now:
+                    first, second = known[row, 0], known[row, 1]
+                    mine = _rank(
+                        sums + card_keys[first] + card_keys[second],
+                        masks + flush_keys[first] + flush_keys[second],
+                        offs,
+                        look,
+                        flush,
+                    )
+                if acted:
+                    for r in range(1, num_ranks + 2):
+                        histogram[r] += histogram[r - 1]  # now: holdings ranked below r
+            if not acted:
+                continue
+            for h in range(count):
+                if not alive[h]:
+                    continue
+                if s == 0:
+                    q = preflop_pct[h]
+                else:
+                    below = histogram[ranks[h]]
+                    tied = histogram[ranks[h] + 1] - below
+                    q = (below + 0.5 * (tied - 1)) / max(live - 1, 1)
+                # The factors of the table above, written out: a power of a float per
+                # holding would cost more than the ranks.
+                factor = 1.0
+                if kinds[s, 0]:
+                    factor *= (0.05 + q * q) ** kinds[s, 0]
+                if kinds[s, 1]:
+                    factor *= (0.25 + q) ** kinds[s, 1]
+                if kinds[s, 2]:
+                    factor *= (1.5 - q) ** kinds[s, 2]
+                weight[h] *= factor
+        total = 0.0
+        ahead = 0.0
+        for h in range(count):
+            if not alive[h]:
+                continue
+            total += weight[h]
+            if now == 0:
+                theirs_pct = preflop_pct[h]
+                mine_pct = preflop_pct[pair_index[known[row, 0], known[row, 1]]]
+                score = 1.0 if mine_pct > theirs_pct else (0.5 if mine_pct == theirs_pct else 0.0)
+            else:
+                score = 1.0 if mine > ranks[h] else (0.5 if mine == ranks[h] else 0.0)
+            ahead += weight[h] * score
+        out[row, 0] = ahead / total
+        out[row, 1] = total / live
+
+
+def percentiles(values: npt.NDArray[np.floating]) -> npt.NDArray[np.float64]:
+    """Each value's share of the others below it (ties count half), in [0, 1]."""
+    array = np.asarray(values, dtype=np.float64)
+    _, inverse, counts = np.unique(array, return_inverse=True, return_counts=True)
+    below = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    result: npt.NDArray[np.float64] = (below[inverse] + 0.5 * (counts[inverse] - 1)) / max(
+        len(array) - 1, 1
+    )
+    return result
+
+
+def ranged_strengths(
+    hole: npt.NDArray[np.integer],
+    board: npt.NDArray[np.integer],
+    street: npt.NDArray[np.integer],
+    history: npt.NDArray[np.integer],
+    preflop_pct: npt.NDArray[np.floating],
+) -> npt.NDArray[np.float64]:
+    """``(rows, RANGE_FEATURES)``: each row's strength against the generic range and its weight.
+
+    Args:
+        hole: ``(rows, 2)`` the player's cards, 0..51.
+        board: ``(rows, 5)`` board cards, 52 (``envs.observation.NO_CARD``) for cards to come.
+        street: ``(rows,)`` 0 pre-flop to 3 river (the board must hold that street's cards).
+        history: ``(rows, H, >=3)`` the public actions (street, seat, ``Action``) in order, the
+            player as seat 0 and -1 past the last (``envs.observation`` with ``seat_relative``).
+        preflop_pct: ``(1326,)`` every holding's pre-flop strength percentile, in ``HOLDINGS``
+            order (``percentiles`` of an equity table).
+
+    Raises:
+        ValueError: on mismatched shapes, or a street whose board cards are not all dealt.
+    """
+    hole_array = np.asarray(hole, dtype=np.int64)
+    board_array = np.asarray(board, dtype=np.int64)
+    streets = np.asarray(street, dtype=np.int64)
+    log = np.asarray(history, dtype=np.int64)
+    rows = len(hole_array)
+    if hole_array.shape != (rows, 2) or board_array.shape != (rows, 5):
+        raise ValueError(
+            f"need hole (rows, 2) and board (rows, 5): {hole_array.shape}, {board_array.shape}"
+        )
+    if streets.shape != (rows,) or log.ndim != 3 or len(log) != rows or log.shape[2] < 3:
+        raise ValueError(
+            f"need street (rows,) and history (rows, H, >=3): {streets.shape}, {log.shape}"
+        )
+    widths = np.array(_BOARD_WIDTH)[np.clip(streets, 0, 3)]
+    dealt = (board_array < 52).sum(axis=1)
+    if ((streets < 0) | (streets > 3)).any() or (dealt < widths).any():
+        raise ValueError("each row's street must be 0..3 with its board cards dealt")
+    if np.shape(preflop_pct) != (len(HOLDINGS),):
+        raise ValueError(f"preflop_pct must have shape ({len(HOLDINGS)},)")
+    # Cards after the row's street are not the player's to see: masked as still to come.
+    known = np.concatenate([hole_array, board_array], axis=1)
+    known[:, 2:][np.arange(5)[None, :] >= widths[:, None]] = 52
+    out = np.empty((rows, RANGE_FEATURES))
+    evaluator = lookup_tables()
+    _ranged_rows(
+        readonly(known, np.int64),
+        readonly(streets, np.int64),
+        readonly(log[:, :, :3], np.int64),
+        readonly(preflop_pct, np.float64),
+        readonly(CARD_KEYS.view(np.int64), np.int64),
+        readonly(FLUSH_KEYS.view(np.int64), np.int64),
+        readonly(HOLDINGS, np.int64),
+        readonly(PAIR_INDEX, np.int64),
+        readonly(HOLDING_KEYS, np.int64),
+        readonly(HOLDING_FLUSH, np.int64),
+        readonly(evaluator.offs, np.int64),
+        readonly(evaluator.look, np.int32),
+        readonly(evaluator.flush, np.int32),
+        _t.NUM_RANKS,
+        out,
+    )
+    return out

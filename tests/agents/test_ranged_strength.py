@@ -1,0 +1,130 @@
+"""Hand strength against a generic range: HS1 when nobody acted, a plain re-computation of the
+weights otherwise, and the direction actions move it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agents.strength.batched import hand_strengths
+from agents.strength.holdings import HOLDINGS, PAIR_INDEX
+from agents.strength.ranged import percentiles, ranged_strengths
+from envs.evaluator import evaluate
+from envs.observation import NO_CARD
+from envs.rules import Action
+
+WIDTH = (0, 3, 4, 5)
+PREFLOP = percentiles(np.linspace(0.3, 0.85, len(HOLDINGS)) ** 2)  # any strength order
+
+
+def deals(count: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    cards = np.array([rng.permutation(52)[:7] for _ in range(count)])
+    street = rng.integers(0, 4, count)
+    board = cards[:, 2:].copy()
+    board[np.arange(5)[None, :] >= np.array(WIDTH)[street][:, None]] = NO_CARD
+    return cards[:, :2], board, street
+
+
+def random_history(street: np.ndarray, seed: int) -> np.ndarray:
+    """Per row, up to three actions per street so far by seats 0 and 1 (calls and raises)."""
+    rng = np.random.default_rng(seed)
+    history = -np.ones((len(street), 16, 4), dtype=np.int64)
+    for row, now in enumerate(street):
+        entry = 0
+        for s in range(now + 1):
+            for _ in range(rng.integers(0, 4)):
+                action = Action.RAISE if rng.random() < 0.4 else Action.CALL
+                history[row, entry] = (s, rng.integers(0, 2), action, 0)
+                entry += 1
+    return history
+
+
+def reference(hole: np.ndarray, board: np.ndarray, now: int, history: np.ndarray) -> list[float]:
+    """One row the slow way: weights from the table of ``agents.strength.ranged``."""
+    known = {int(c) for c in hole} | {int(c) for c in board[: WIDTH[now]]}
+    live = [h for h, (a, b) in enumerate(HOLDINGS) if a not in known and b not in known]
+    weight = np.ones(len(live))
+    ranks = {}
+    for s in range(1, now + 1):
+        cards = np.array([[*HOLDINGS[h], *board[: WIDTH[s]]] for h in live])
+        ranks[s] = evaluate(cards).astype(np.int64)
+    for s in range(now + 1):
+        raised = 0
+        for street, seat, action, _ in history:
+            if street != s:
+                continue
+            if s == 0:
+                q = PREFLOP[live]
+            else:
+                r = ranks[s]
+                below = (r[None, :] < r[:, None]).sum(axis=1)
+                tied = (r[None, :] == r[:, None]).sum(axis=1) - 1
+                q = (below + 0.5 * tied) / (len(live) - 1)
+            if action == Action.RAISE:
+                raised += 1
+                if seat != 0:
+                    weight *= 0.05 + q**2
+            elif seat != 0:
+                weight *= 1.5 - q if (s > 0 and raised == 0) else 0.25 + q
+    if now == 0:
+        mine = PREFLOP[PAIR_INDEX[hole[0], hole[1]]]
+        theirs = PREFLOP[live]
+    else:
+        mine = int(evaluate(np.array([[*hole, *board[: WIDTH[now]]]]))[0])
+        theirs = ranks[now]
+    score = (theirs < mine) + 0.5 * (theirs == mine)
+    return [float((weight * score).sum() / weight.sum()), float(weight.sum() / len(live))]
+
+
+def test_without_actions_it_is_hs1_and_the_range_is_whole() -> None:
+    hole, board, street = deals(300, 1)
+    silent = -np.ones((300, 8, 4), dtype=np.int64)
+    got = ranged_strengths(hole, board, street, silent, PREFLOP)
+    after = street > 0
+    widths = np.array(WIDTH)[street[after]]
+    np.testing.assert_array_equal(got[after, 0], hand_strengths(hole[after], board[after], widths))
+    np.testing.assert_array_equal(got[:, 1], 1.0)
+
+
+def test_weights_follow_the_rule_row_by_row() -> None:
+    hole, board, street = deals(40, 2)
+    history = random_history(street, 3)
+    got = ranged_strengths(hole, board, street, history, PREFLOP)
+    expected = [reference(hole[i], board[i], int(street[i]), history[i]) for i in range(40)]
+    np.testing.assert_allclose(got, expected, rtol=1e-12, atol=0)
+
+
+def test_a_river_bet_makes_a_hand_weaker_than_a_check_and_narrows_the_range() -> None:
+    rng = np.random.default_rng(4)
+    cards = np.array([rng.permutation(52)[:7] for _ in range(200)])
+    hole, board = cards[:, :2], cards[:, 2:]
+    river = np.full(200, 3)
+    history = -np.ones((200, 4, 4), dtype=np.int64)
+    history[:, 0] = (3, 1, Action.CALL, 0)  # the opponent checks
+    checked = ranged_strengths(hole, board, river, history, PREFLOP)
+    history[:, 0] = (3, 1, Action.RAISE, 0)  # the opponent bets
+    bet = ranged_strengths(hole, board, river, history, PREFLOP)
+    assert (bet[:, 0] <= checked[:, 0] + 1e-12).all()
+    assert (bet[:, 0] < checked[:, 0]).mean() > 0.9
+    assert (bet[:, 1] < 0.5).all() and (checked[:, 1] > 0.9).all()
+    history[:, 0] = (3, 0, Action.RAISE, 0)  # our own bet says nothing about their cards
+    ours = ranged_strengths(hole, board, river, history, PREFLOP)
+    np.testing.assert_array_equal(ours[:, 1], 1.0)
+
+
+def test_bad_input_is_refused_with_the_reason() -> None:
+    hole, board, street = deals(3, 5)
+    history = -np.ones((3, 4, 4), dtype=np.int64)
+    with pytest.raises(ValueError, match="board cards dealt"):
+        ranged_strengths(hole, board, np.full(3, 3), history, PREFLOP)
+    with pytest.raises(ValueError, match=r"need hole \(rows, 2\)"):
+        ranged_strengths(hole[:, :1], board, street, history, PREFLOP)
+    with pytest.raises(ValueError, match="preflop_pct"):
+        ranged_strengths(hole, board, street, history, PREFLOP[:5])
+
+
+def test_percentiles_count_ties_half() -> None:
+    np.testing.assert_allclose(
+        percentiles(np.array([3.0, 1.0, 3.0, 2.0])), [5 / 6, 0, 5 / 6, 1 / 3]
+    )
