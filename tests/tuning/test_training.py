@@ -18,6 +18,7 @@ from envs.cards import parse_cards
 from envs.game import Hand
 from envs.holdem_env import LimitHoldemEnv
 from envs.match import play_match
+from envs.registry import make_agent
 from envs.rules import Action, Rules
 from envs.view import PlayerView
 from tuning.cli import main
@@ -208,6 +209,23 @@ def test_cli_trains_and_reports_errors(tmp_path: Path, capsys: pytest.CaptureFix
     assert "--steps" in capsys.readouterr().err
     assert main(["train", "--resume", str(tmp_path / "none"), "--steps", "9"]) == 1
     assert "no run to resume" in capsys.readouterr().err
+
+
+def test_a_run_with_range_features_saves_them_and_plays_them_back(tmp_path: Path) -> None:
+    run_dir = tmp_path / "ranged"
+    args = ["train", "--opponents", "bpp", "--steps", "64", "--seed", "0", "--quiet"]
+    args += ["--run-dir", str(run_dir), "--num-envs", "1", "--eval-hands", "20"]
+    args += ["--final-eval-hands", "20", "--eval-every", "64", "--batch-size", "64"]
+    assert main([*args, "--range-features"]) == 0
+    config = TrainConfig.load(run_dir / "config.json")
+    assert config.range_features and not TINY.range_features
+    agent = make_agent(f"ppo:{run_dir}")
+    width = agent.model.observation_space.shape[0]
+    assert width == FeatureEncoder(Rules()).size + 3
+    assert play_match([agent, "bpp"], hands=40, seed=3).results[0].hands == 40
+    old = json.loads((run_dir / "config.json").read_text())
+    del old["range_features"]  # a run saved before the option: plain features
+    assert not TrainConfig.from_dict(old).range_features
 
 
 def test_the_cli_does_not_import_torch() -> None:

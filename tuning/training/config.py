@@ -147,7 +147,12 @@ class TrainConfig:
         if unknown:
             raise ValueError(f"unknown training settings {unknown}")
         # Runs saved before these settings existed evaluated as below; resuming keeps that.
-        values = {"eval_session_deals": None, "eval_aivat": False, **data}
+        values = {
+            "eval_session_deals": None,
+            "eval_aivat": False,
+            "range_features": False,
+            **data,
+        }
         for key in ("opponents", "net_arch"):
             if key in values:
                 values[key] = tuple(values[key])
