@@ -45,6 +45,16 @@ _CALL = int(Action.CALL)
 
 
 @uncached_kernel
+def _power(base: float, times: int) -> float:
+    # Repeated products: a street has a few actions, and pow() per holding cost more than the
+    # ranks.
+    result = base
+    for _ in range(times - 1):
+        result *= base
+    return result
+
+
+@uncached_kernel
 def _ranged_rows(
     known: np.ndarray,
     street: np.ndarray,
@@ -136,29 +146,30 @@ def _ranged_rows(
                     below = histogram[ranks[h]]
                     tied = histogram[ranks[h] + 1] - below
                     q = (below + 0.5 * (tied - 1)) / max(live - 1, 1)
-                # The factors of the table above, written out: a power of a float per
-                # holding would cost more than the ranks.
+                # The factors of the table above, written out.
                 factor = 1.0
                 if kinds[s, 0]:
-                    factor *= (0.05 + q * q) ** kinds[s, 0]
+                    factor *= _power(0.05 + q * q, kinds[s, 0])
                 if kinds[s, 1]:
-                    factor *= (0.25 + q) ** kinds[s, 1]
+                    factor *= _power(0.25 + q, kinds[s, 1])
                 if kinds[s, 2]:
-                    factor *= (1.5 - q) ** kinds[s, 2]
+                    factor *= _power(1.5 - q, kinds[s, 2])
                 weight[h] *= factor
         total = 0.0
         ahead = 0.0
+        if now == 0:
+            mine_value = preflop_pct[pair_index[known[row, 0], known[row, 1]]]
+        else:
+            mine_value = float(mine)
         for h in range(count):
             if not alive[h]:
                 continue
             total += weight[h]
-            if now == 0:
-                theirs_pct = preflop_pct[h]
-                mine_pct = preflop_pct[pair_index[known[row, 0], known[row, 1]]]
-                score = 1.0 if mine_pct > theirs_pct else (0.5 if mine_pct == theirs_pct else 0.0)
-            else:
-                score = 1.0 if mine > ranks[h] else (0.5 if mine == ranks[h] else 0.0)
-            ahead += weight[h] * score
+            theirs = preflop_pct[h] if now == 0 else float(ranks[h])
+            if mine_value > theirs:
+                ahead += weight[h]
+            elif mine_value == theirs:
+                ahead += 0.5 * weight[h]
         out[row, 0] = ahead / total
         out[row, 1] = total / live
 
