@@ -132,6 +132,10 @@ def test_a_short_run_writes_its_files_and_resumes(tmp_path: Path) -> None:
     assert json.loads((run_dir / "summary.json").read_text())["segments"] == 2
     with pytest.raises(ValueError, match="already trained 384"):
         resume(run_dir, steps=384)
+    # Checkpoints fall between updates, so a target inside the last rollout (200 of 256) is
+    # evaluated once, at the end, and no point repeats the update before it.
+    odd = train(replace(TINY, steps=200, eval_every=100), tmp_path / "odd")
+    assert [p.timesteps for p in odd.curve] == [0, 128, 256]
     with pytest.raises(FileExistsError):
         train(TINY, run_dir)
     with pytest.raises(FileNotFoundError, match="no run to resume"):

@@ -39,7 +39,8 @@ class TrainConfig:
     512 x 64 = 32,768 decisions, whose averaged gradients are less noisy than 64 tables' and
     whose steps cost less per decision (results/training.md section 8)."""
     eval_every: int = 250_000
-    """Evaluate and save a checkpoint every this many timesteps (and at the start and end);
+    """Evaluate and save a checkpoint every this many timesteps (and at the start and end),
+    at the first update at or after each multiple (PPO changes the model once per rollout);
     against learning opponents a checkpoint's match plays its sessions one hand at a time."""
     eval_hands: int = 4_000
     """Hands of each checkpoint's duplicate match (rounded up to whole deals)."""

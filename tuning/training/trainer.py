@@ -353,10 +353,15 @@ class _Checkpoints(BaseCallback):
     def _on_step(self) -> bool:
         self._bar.update(self.num_timesteps - self._last)
         self._last = self.num_timesteps
+        return True
+
+    def _on_rollout_start(self) -> None:
+        # Between an update and the next rollout: the model evaluated is the one trained on
+        # exactly ``num_timesteps`` steps (mid-rollout it would be the previous update's, and
+        # the run's end would evaluate it again when the last rollout crosses the target).
         if self.num_timesteps >= self._next:
             self._checkpoint()
             self._next = (self.num_timesteps // self._every + 1) * self._every
             sb = self._train_sb()
             if sb is not None:
                 self._bar.set_postfix(train_sb=f"{sb:+.3f}", refresh=False)
-        return True
