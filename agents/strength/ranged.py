@@ -27,14 +27,23 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from agents.jit import readonly, uncached_kernel
+from agents.jit import kernel, readonly, uncached_kernel
 from agents.strength.batched import _mark_known, _rank
 from agents.strength.holdings import HOLDING_FLUSH, HOLDING_KEYS, HOLDINGS, PAIR_INDEX
 from envs import _evaluator_tables as _t
 from envs.evaluator import CARD_KEYS, FLUSH_KEYS, KEY_INIT, lookup_tables
 from envs.rules import Action
 
-__all__ = ["RANGE_FEATURES", "percentiles", "ranged_strengths"]
+__all__ = [
+    "CALLS",
+    "CHECKS",
+    "OPPONENT_RAISES",
+    "OWN_RAISES",
+    "RANGE_FEATURES",
+    "action_counts",
+    "percentiles",
+    "ranged_strengths",
+]
 
 RANGE_FEATURES = 2
 """Columns of ``ranged_strengths``: strength against the range, the range's relative weight."""
@@ -42,6 +51,45 @@ RANGE_FEATURES = 2
 _BOARD_WIDTH = (0, 3, 4, 5)
 _RAISE = int(Action.RAISE)
 _CALL = int(Action.CALL)
+
+
+OWN_RAISES, OPPONENT_RAISES, CALLS, CHECKS = range(4)
+"""Columns of ``action_counts`` per street: the player's bets and raises, the opponents'
+bets and raises, their calls, their checks."""
+
+
+def action_counts(history: npt.NDArray[np.integer]) -> npt.NDArray[np.int64]:
+    """``(rows, 4, 4)``: per row and street, the public actions by kind (``OWN_RAISES`` ..
+    ``CHECKS``), from ``history`` ``(rows, H, >=3)`` (street, seat, ``Action``) in order with
+    the player as seat 0 and -1 past the last. After the flop a call with nothing to call is a
+    check; before it the blinds are a bet, so every call calls. The player's calls and
+    everyone's folds are not counted."""
+    log = np.asarray(history, dtype=np.int64)
+    if log.ndim != 3 or log.shape[2] < 3:
+        raise ValueError(f"need history (rows, H, >=3): {log.shape}")
+    counts = np.zeros((len(log), 4, 4), dtype=np.int64)
+    _count_rows(readonly(log[:, :, :3], np.int64), counts)
+    return counts
+
+
+@kernel
+def _count_rows(history: np.ndarray, counts: np.ndarray) -> None:
+    raised = np.zeros(4, dtype=np.int64)  # anyone's, for telling checks from calls
+    for row in range(history.shape[0]):
+        raised[:] = 0
+        for entry in range(history.shape[1]):
+            s, seat, action = (
+                history[row, entry, 0],
+                history[row, entry, 1],
+                history[row, entry, 2],
+            )
+            if s < 0:
+                continue
+            if action == _RAISE:
+                raised[s] += 1
+                counts[row, s, OWN_RAISES if seat == 0 else OPPONENT_RAISES] += 1
+            elif action == _CALL and seat != 0:
+                counts[row, s, CHECKS if (s > 0 and raised[s] == 0) else CALLS] += 1
 
 
 @uncached_kernel
@@ -58,7 +106,7 @@ def _power(base: float, times: int) -> float:
 def _ranged_rows(
     known: np.ndarray,
     street: np.ndarray,
-    history: np.ndarray,
+    counts: np.ndarray,
     preflop_pct: np.ndarray,
     card_keys: np.ndarray,
     flush_keys: np.ndarray,
@@ -78,29 +126,9 @@ def _ranged_rows(
     weight = np.zeros(count)
     ranks = np.zeros(count, dtype=np.int64)
     histogram = np.zeros(num_ranks + 2, dtype=np.int64)
-    kinds = np.zeros((4, 3), dtype=np.int64)  # per street: raises, calls, checks
-    raised = np.zeros(4, dtype=np.int64)
     for row in range(known.shape[0]):
         now = street[row]
-        kinds[:] = 0
-        raised[:] = 0
         mine = 0
-        for entry in range(history.shape[1]):
-            s, seat, action = (
-                history[row, entry, 0],
-                history[row, entry, 1],
-                history[row, entry, 2],
-            )
-            if s < 0:
-                break
-            if action == _RAISE:
-                raised[s] += 1
-                if seat != 0:
-                    kinds[s, 0] += 1
-            elif action == _CALL and seat != 0:
-                # After the flop a call with nothing to call is a check; before it the blinds
-                # are a bet, so every call calls.
-                kinds[s, 2 if (s > 0 and raised[s] == 0) else 1] += 1
         dead[:] = False
         _mark_known(known[row], dead, card_keys, flush_keys)
         live = 0
@@ -109,7 +137,12 @@ def _ranged_rows(
             weight[h] = 1.0 if alive[h] else 0.0
             live += alive[h]
         for s in range(now + 1):
-            acted = kinds[s, 0] + kinds[s, 1] + kinds[s, 2] > 0
+            raises, calls, checks = (
+                counts[row, s, OPPONENT_RAISES],
+                counts[row, s, CALLS],
+                counts[row, s, CHECKS],
+            )
+            acted = raises + calls + checks > 0
             if s > 0 and (acted or s == now):
                 sums = KEY_INIT
                 masks = 0
@@ -148,12 +181,12 @@ def _ranged_rows(
                     q = (below + 0.5 * (tied - 1)) / max(live - 1, 1)
                 # The factors of the table above, written out.
                 factor = 1.0
-                if kinds[s, 0]:
-                    factor *= _power(0.05 + q * q, kinds[s, 0])
-                if kinds[s, 1]:
-                    factor *= _power(0.25 + q, kinds[s, 1])
-                if kinds[s, 2]:
-                    factor *= _power(1.5 - q, kinds[s, 2])
+                if raises:
+                    factor *= _power(0.05 + q * q, raises)
+                if calls:
+                    factor *= _power(0.25 + q, calls)
+                if checks:
+                    factor *= _power(1.5 - q, checks)
                 weight[h] *= factor
         total = 0.0
         ahead = 0.0
@@ -233,7 +266,7 @@ def ranged_strengths(
     _ranged_rows(
         readonly(known, np.int64),
         readonly(streets, np.int64),
-        readonly(log[:, :, :3], np.int64),
+        action_counts(log),
         readonly(preflop_pct, np.float64),
         readonly(CARD_KEYS.view(np.int64), np.int64),
         readonly(FLUSH_KEYS.view(np.int64), np.int64),

@@ -45,12 +45,20 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from agents.jit import kernel, readonly
 from agents.strength.batched import hand_strengths
-from agents.strength.ranged import RANGE_FEATURES, percentiles, ranged_strengths
+from agents.strength.ranged import (
+    CALLS,
+    CHECKS,
+    OPPONENT_RAISES,
+    OWN_RAISES,
+    RANGE_FEATURES,
+    action_counts,
+    percentiles,
+    ranged_strengths,
+)
 from envs.cards import DECK_SIZE
 from envs.observation import NO_CARD
-from envs.rules import Action, Rules
+from envs.rules import Rules
 from tuning.training.sampled_equity import EquityEstimator
 from tuning.training.strength_memo import card_keys, shared_memo
 
@@ -63,8 +71,6 @@ _SEAT_KEYS = ("bets", "contributions", "stacks", "folded")
 """Observation keys indexed by seat (``shown`` too, by pairs; the features do not read it)."""
 
 _RANKS = 13
-_RAISE = int(Action.RAISE)
-_CALL = int(Action.CALL)
 _STREETS = 4
 
 
@@ -204,34 +210,14 @@ class FeatureEncoder:
         return hs, equity
 
     def _betting(self, history: npt.NDArray[np.int64]) -> npt.NDArray[np.float32]:
-        """Per street: the learner's raises, the opponents' raises and calls, over the cap."""
-        out = np.zeros((len(history), 3 * _STREETS), dtype=np.float32)
-        _betting_rows(readonly(history, np.int64), self._betting_scale, out)
-        return out
-
-
-@kernel
-def _betting_rows(history: np.ndarray, scale: np.ndarray, out: np.ndarray) -> None:
-    # Column street * 3 + kind, kind 0: own raise, 1: an opponent's raise, 2: its call or
-    # check; own calls, folds and rows past the log are not counted. One compiled loop: the
-    # scalar engine encodes one decision at a time, where NumPy's per-call cost dominated.
-    counts = np.zeros(out.shape[1], dtype=np.int64)
-    for row in range(history.shape[0]):
-        counts[:] = 0
-        for entry in range(history.shape[1]):
-            street, seat, action = (
-                history[row, entry, 0],
-                history[row, entry, 1],
-                history[row, entry, 2],
-            )
-            if street < 0:
-                continue
-            if action == _RAISE:
-                counts[street * 3 + (0 if seat == 0 else 1)] += 1
-            elif action == _CALL and seat != 0:
-                counts[street * 3 + 2] += 1
-        for column in range(out.shape[1]):
-            out[row, column] = np.float32(counts[column]) / scale[column]
+        """Per street: the learner's raises, the opponents' raises and calls (checks
+        included), over the cap."""
+        counts = action_counts(history)
+        kinds = counts[:, :, [OWN_RAISES, OPPONENT_RAISES, CALLS]]
+        kinds[:, :, 2] += counts[:, :, CHECKS]
+        kinds = kinds.reshape(len(counts), -1)
+        scaled: npt.NDArray[np.float32] = kinds.astype(np.float32) / self._betting_scale
+        return scaled
 
 
 def seat_relative(obs: dict[str, Any], seat: npt.ArrayLike) -> dict[str, Any]:
