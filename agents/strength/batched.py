@@ -21,9 +21,9 @@ import numpy as np
 import numpy.typing as npt
 
 from agents.jit import kernel, readonly
-from agents.strength.holdings import HOLDING_FLUSH, HOLDING_KEYS, HOLDINGS
+from agents.strength.evaluator_arrays import evaluator_arrays
 from envs import _evaluator_tables as _t
-from envs.evaluator import CARD_KEYS, FLUSH_KEYS, KEY_INIT, lookup_tables
+from envs.evaluator import KEY_INIT
 
 __all__ = ["hand_strengths", "sampled_equities"]
 
@@ -202,17 +202,17 @@ def hand_strengths(
     if known.size and (int(known.min()) < 0 or int(known.max()) > 51):
         raise ValueError("card ids must lie in 0..51")
     out = np.empty(len(known), dtype=np.float64)
-    evaluator = lookup_tables()
+    e = evaluator_arrays()
     _strength_rows(
         readonly(known, np.int64),
-        readonly(CARD_KEYS.view(np.int64), np.int64),
-        readonly(FLUSH_KEYS.view(np.int64), np.int64),
-        readonly(HOLDINGS, np.int64),
-        readonly(HOLDING_KEYS, np.int64),
-        readonly(HOLDING_FLUSH, np.int64),
-        readonly(evaluator.offs, np.int64),
-        readonly(evaluator.look, np.int32),
-        readonly(evaluator.flush, np.int32),
+        e.card_keys,
+        e.flush_keys,
+        e.holdings,
+        e.holding_keys,
+        e.holding_flush,
+        e.offs,
+        e.look,
+        e.flush,
         out,
     )
     return out
@@ -258,16 +258,16 @@ def sampled_equities(
     out = np.empty(len(hole), dtype=np.float64)
     if not len(out):
         return out
-    evaluator = lookup_tables()
+    e = evaluator_arrays()
     _equity_rows(
         readonly(hole, np.int64),
         readonly(board, np.int64),
         readonly(candidates, np.int64),
-        readonly(CARD_KEYS.view(np.int64), np.int64),
-        readonly(FLUSH_KEYS.view(np.int64), np.int64),
-        readonly(evaluator.offs, np.int64),
-        readonly(evaluator.look, np.int32),
-        readonly(evaluator.flush, np.int32),
+        e.card_keys,
+        e.flush_keys,
+        e.offs,
+        e.look,
+        e.flush,
         out,
     )
     return out

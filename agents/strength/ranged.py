@@ -29,9 +29,10 @@ import numpy.typing as npt
 
 from agents.jit import kernel, readonly, uncached_kernel
 from agents.strength.batched import _mark_known, _rank
-from agents.strength.holdings import HOLDING_FLUSH, HOLDING_KEYS, HOLDINGS, PAIR_INDEX
+from agents.strength.evaluator_arrays import evaluator_arrays
+from agents.strength.holdings import HOLDINGS
 from envs import _evaluator_tables as _t
-from envs.evaluator import CARD_KEYS, FLUSH_KEYS, KEY_INIT, lookup_tables
+from envs.evaluator import KEY_INIT
 from envs.rules import Action
 
 __all__ = [
@@ -68,7 +69,7 @@ def action_counts(history: npt.NDArray[np.integer]) -> npt.NDArray[np.int64]:
     if log.ndim != 3 or log.shape[2] < 3:
         raise ValueError(f"need history (rows, H, >=3): {log.shape}")
     counts = np.zeros((len(log), 4, 4), dtype=np.int64)
-    _count_rows(readonly(log[:, :, :3], np.int64), counts)
+    _count_rows(readonly(log, np.int64), counts)  # reads columns 0..2 only
     return counts
 
 
@@ -103,6 +104,19 @@ def _power(base: float, times: int) -> float:
 
 
 @uncached_kernel
+def _factor(q: float, raises: int, calls: int, checks: int) -> float:
+    # The factors of the module's table, written out.
+    factor = 1.0
+    if raises:
+        factor *= _power(0.05 + q * q, raises)
+    if calls:
+        factor *= _power(0.25 + q, calls)
+    if checks:
+        factor *= _power(1.5 - q, checks)
+    return factor
+
+
+@uncached_kernel
 def _ranged_rows(
     known: np.ndarray,
     street: np.ndarray,
@@ -120,6 +134,9 @@ def _ranged_rows(
     num_ranks: int,
     out: np.ndarray,
 ) -> None:
+    # One pass over the holdings per street to rank and one to weigh, the last street's
+    # weighing fused with the sums; each holding's weight and the sums take the same float
+    # operations in the same order as one pass per step would.
     count = holdings.shape[0]
     dead = np.zeros(53, dtype=np.bool_)
     alive = np.zeros(count, dtype=np.bool_)
@@ -128,81 +145,92 @@ def _ranged_rows(
     histogram = np.zeros(num_ranks + 2, dtype=np.int64)
     for row in range(known.shape[0]):
         now = street[row]
-        mine = 0
+        if not 0 <= now <= 3:
+            raise ValueError("each row's street must be 0..3 with its board cards dealt")
+        for j in range(2 + _BOARD_WIDTH[now]):
+            if not 0 <= known[row, j] < 52:
+                raise ValueError(
+                    "each row's street must be 0..3 with its board cards dealt, and every "
+                    "card id 0..51"
+                )
         dead[:] = False
-        _mark_known(known[row], dead, card_keys, flush_keys)
+        _mark_known(known[row, : 2 + _BOARD_WIDTH[now]], dead, card_keys, flush_keys)
+        raises, calls, checks = (
+            counts[row, 0, OPPONENT_RAISES],
+            counts[row, 0, CALLS],
+            counts[row, 0, CHECKS],
+        )
+        acted = raises + calls + checks > 0
         live = 0
+        total = 0.0
+        ahead = 0.0
+        mine_pct = preflop_pct[pair_index[known[row, 0], known[row, 1]]]
         for h in range(count):
             alive[h] = not (dead[holdings[h, 0]] or dead[holdings[h, 1]])
-            weight[h] = 1.0 if alive[h] else 0.0
-            live += alive[h]
-        for s in range(now + 1):
+            if not alive[h]:
+                weight[h] = 0.0
+                continue
+            live += 1
+            w = 1.0
+            if acted:
+                w *= _factor(preflop_pct[h], raises, calls, checks)
+            weight[h] = w
+            if now == 0:
+                total += w
+                theirs = preflop_pct[h]
+                # A product, not a branch: the comparison is unpredictable, and adding w * 0
+                # leaves the sum as it is.
+                ahead += w * ((mine_pct > theirs) + 0.5 * (mine_pct == theirs))
+        for s in range(1, now + 1):
             raises, calls, checks = (
                 counts[row, s, OPPONENT_RAISES],
                 counts[row, s, CALLS],
                 counts[row, s, CHECKS],
             )
             acted = raises + calls + checks > 0
-            if s > 0 and (acted or s == now):
-                sums = KEY_INIT
-                masks = 0
-                for j in range(_BOARD_WIDTH[s]):
-                    sums += card_keys[known[row, 2 + j]]
-                    masks += flush_keys[known[row, 2 + j]]
-                histogram[:] = 0
-                for h in range(count):
-                    if alive[h]:
-                        ranks[h] = _rank(
-                            sums + holding_keys[h], masks + holding_flush[h], offs, look, flush
-                        )
-                        histogram[ranks[h] + 1] += 1
-                if s == now:
-                    first, second = known[row, 0], known[row, 1]
-                    mine = _rank(
-                        sums + card_keys[first] + card_keys[second],
-                        masks + flush_keys[first] + flush_keys[second],
-                        offs,
-                        look,
-                        flush,
-                    )
-                if acted:
-                    for r in range(1, num_ranks + 2):
-                        histogram[r] += histogram[r - 1]  # now: holdings ranked below r
-            if not acted:
+            if not (acted or s == now):
                 continue
+            sums = KEY_INIT
+            masks = 0
+            for j in range(_BOARD_WIDTH[s]):
+                sums += card_keys[known[row, 2 + j]]
+                masks += flush_keys[known[row, 2 + j]]
+            if acted:
+                histogram[:] = 0
+            for h in range(count):
+                if alive[h]:
+                    ranks[h] = _rank(
+                        sums + holding_keys[h], masks + holding_flush[h], offs, look, flush
+                    )
+                    if acted:
+                        histogram[ranks[h] + 1] += 1
+            if acted:
+                for r in range(1, num_ranks + 2):
+                    histogram[r] += histogram[r - 1]  # now: holdings ranked below r
+            mine = 0
+            if s == now:
+                first, second = known[row, 0], known[row, 1]
+                mine = _rank(
+                    sums + card_keys[first] + card_keys[second],
+                    masks + flush_keys[first] + flush_keys[second],
+                    offs,
+                    look,
+                    flush,
+                )
+            scale = max(live - 1, 1)
             for h in range(count):
                 if not alive[h]:
                     continue
-                if s == 0:
-                    q = preflop_pct[h]
-                else:
-                    below = histogram[ranks[h]]
-                    tied = histogram[ranks[h] + 1] - below
-                    q = (below + 0.5 * (tied - 1)) / max(live - 1, 1)
-                # The factors of the table above, written out.
-                factor = 1.0
-                if raises:
-                    factor *= _power(0.05 + q * q, raises)
-                if calls:
-                    factor *= _power(0.25 + q, calls)
-                if checks:
-                    factor *= _power(1.5 - q, checks)
-                weight[h] *= factor
-        total = 0.0
-        ahead = 0.0
-        if now == 0:
-            mine_value = preflop_pct[pair_index[known[row, 0], known[row, 1]]]
-        else:
-            mine_value = float(mine)
-        for h in range(count):
-            if not alive[h]:
-                continue
-            total += weight[h]
-            theirs = preflop_pct[h] if now == 0 else float(ranks[h])
-            if mine_value > theirs:
-                ahead += weight[h]
-            elif mine_value == theirs:
-                ahead += 0.5 * weight[h]
+                rank = ranks[h]
+                w = weight[h]
+                if acted:
+                    below = histogram[rank]
+                    tied = histogram[rank + 1] - below
+                    w *= _factor((below + 0.5 * (tied - 1)) / scale, raises, calls, checks)
+                    weight[h] = w
+                if s == now:
+                    total += w
+                    ahead += w * ((mine > rank) + 0.5 * (mine == rank))
         out[row, 0] = ahead / total
         out[row, 1] = total / live
 
@@ -218,12 +246,20 @@ def percentiles(values: npt.NDArray[np.floating]) -> npt.NDArray[np.float64]:
     return result
 
 
+def _checked_counts(counts: npt.NDArray[np.int64], rows: int) -> npt.NDArray[np.int64]:
+    if np.shape(counts) != (rows, 4, 4):
+        raise ValueError(f"counts must have shape ({rows}, 4, 4), got {np.shape(counts)}")
+    return readonly(counts, np.int64)
+
+
 def ranged_strengths(
     hole: npt.NDArray[np.integer],
     board: npt.NDArray[np.integer],
     street: npt.NDArray[np.integer],
     history: npt.NDArray[np.integer],
     preflop_pct: npt.NDArray[np.floating],
+    *,
+    counts: npt.NDArray[np.int64] | None = None,
 ) -> npt.NDArray[np.float64]:
     """``(rows, RANGE_FEATURES)``: each row's strength against the generic range and its weight.
 
@@ -235,9 +271,11 @@ def ranged_strengths(
             player as seat 0 and -1 past the last (``envs.observation`` with ``seat_relative``).
         preflop_pct: ``(1326,)`` every holding's pre-flop strength percentile, in ``HOLDINGS``
             order (``percentiles`` of an equity table).
+        counts: ``action_counts(history)`` when the caller has it already.
 
     Raises:
-        ValueError: on mismatched shapes, or a street whose board cards are not all dealt.
+        ValueError: on mismatched shapes, a card id outside 0..51 in the hole or the
+            street's board (board cards to come must be 52), or a street outside 0..3.
     """
     hole_array = np.asarray(hole, dtype=np.int64)
     board_array = np.asarray(board, dtype=np.int64)
@@ -252,31 +290,27 @@ def ranged_strengths(
         raise ValueError(
             f"need street (rows,) and history (rows, H, >=3): {streets.shape}, {log.shape}"
         )
-    widths = np.array(_BOARD_WIDTH)[np.clip(streets, 0, 3)]
-    dealt = (board_array < 52).sum(axis=1)
-    if ((streets < 0) | (streets > 3)).any() or (dealt < widths).any():
-        raise ValueError("each row's street must be 0..3 with its board cards dealt")
     if np.shape(preflop_pct) != (len(HOLDINGS),):
         raise ValueError(f"preflop_pct must have shape ({len(HOLDINGS)},)")
-    # Cards after the row's street are not the player's to see: masked as still to come.
+    # Cards after the row's street are not the player's to see: the kernel reads the
+    # street's cards only (and checks that they are dealt).
     known = np.concatenate([hole_array, board_array], axis=1)
-    known[:, 2:][np.arange(5)[None, :] >= widths[:, None]] = 52
     out = np.empty((rows, RANGE_FEATURES))
-    evaluator = lookup_tables()
+    e = evaluator_arrays()
     _ranged_rows(
         readonly(known, np.int64),
         readonly(streets, np.int64),
-        action_counts(log),
+        action_counts(log) if counts is None else _checked_counts(counts, rows),
         readonly(preflop_pct, np.float64),
-        readonly(CARD_KEYS.view(np.int64), np.int64),
-        readonly(FLUSH_KEYS.view(np.int64), np.int64),
-        readonly(HOLDINGS, np.int64),
-        readonly(PAIR_INDEX, np.int64),
-        readonly(HOLDING_KEYS, np.int64),
-        readonly(HOLDING_FLUSH, np.int64),
-        readonly(evaluator.offs, np.int64),
-        readonly(evaluator.look, np.int32),
-        readonly(evaluator.flush, np.int32),
+        e.card_keys,
+        e.flush_keys,
+        e.holdings,
+        e.pair_index,
+        e.holding_keys,
+        e.holding_flush,
+        e.offs,
+        e.look,
+        e.flush,
         _t.NUM_RANKS,
         out,
     )

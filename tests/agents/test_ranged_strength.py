@@ -8,7 +8,7 @@ import pytest
 
 from agents.strength.batched import hand_strengths
 from agents.strength.holdings import HOLDINGS, PAIR_INDEX
-from agents.strength.ranged import percentiles, ranged_strengths
+from agents.strength.ranged import action_counts, percentiles, ranged_strengths
 from envs.evaluator import evaluate
 from envs.observation import NO_CARD
 from envs.rules import Action
@@ -122,6 +122,24 @@ def test_bad_input_is_refused_with_the_reason() -> None:
         ranged_strengths(hole[:, :1], board, street, history, PREFLOP)
     with pytest.raises(ValueError, match="preflop_pct"):
         ranged_strengths(hole, board, street, history, PREFLOP[:5])
+    with pytest.raises(ValueError, match=r"street must be 0\.\.3"):
+        ranged_strengths(hole, board, np.full(3, 4), history, PREFLOP)
+    wrong = hole.copy()
+    wrong[1, 0] = 52
+    with pytest.raises(ValueError, match=r"card id 0\.\.51"):
+        ranged_strengths(wrong, board, street, history, PREFLOP)
+    with pytest.raises(ValueError, match="counts must have shape"):
+        ranged_strengths(hole, board, street, history, PREFLOP, counts=np.zeros((3, 4)))
+
+
+def test_counts_given_or_read_from_the_history_give_the_same_values() -> None:
+    hole, board, street = deals(40, 9)
+    history = -np.ones((40, 6, 4), dtype=np.int64)
+    history[:, 0] = (0, 1, Action.RAISE, 0)
+    history[:, 1] = (0, 0, Action.CALL, 0)
+    read = ranged_strengths(hole, board, street, history, PREFLOP)
+    given = ranged_strengths(hole, board, street, history, PREFLOP, counts=action_counts(history))
+    np.testing.assert_array_equal(read, given)
 
 
 def test_percentiles_count_ties_half() -> None:

@@ -205,3 +205,22 @@ def test_a_learner_with_range_features_plays_with_them_in_both_engines() -> None
     assert postflop.any() and (rows[postflop, plain.size] != hs1).any()  # others' bets count
     batch = decision_batch(views, range(len(views)))
     np.testing.assert_array_equal(BatchedPolicy(model, len(views)).features(batch), rows)
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "reason"),
+    [
+        ("street", 4, "street"),
+        ("position", 2, "position"),
+        ("num_bets", 9, "bets"),
+        ("hole", np.array([3, 52]), "cards"),
+        ("board", np.array([1, 2, 60, 52, 52]), "board card"),
+    ],
+)
+def test_an_observation_out_of_range_is_refused_with_the_reason(
+    key: str, value: object, reason: str
+) -> None:
+    obs = dict(_observations(["call"], 1, seed=4)[0])
+    obs[key] = value
+    with pytest.raises(ValueError, match=reason):
+        FeatureEncoder(Rules()).encode_one(obs)

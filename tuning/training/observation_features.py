@@ -45,6 +45,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from agents.jit import kernel, readonly
 from agents.strength.batched import hand_strengths
 from agents.strength.ranged import (
     CALLS,
@@ -72,6 +73,68 @@ _SEAT_KEYS = ("bets", "contributions", "stacks", "folded")
 
 _RANKS = 13
 _STREETS = 4
+_FIXED = ("ranks", "pair_suited", "cards", "street", "position", "chips", "bets", "opponents_in")
+"""The blocks ``_fixed_blocks`` fills, in the order of its offsets."""
+_SCALAR_KEYS = ("street", "position", "pot", "to_call", "num_bets")
+"""One number per row, in the order ``_fixed_blocks`` takes them."""
+
+
+@kernel
+def _fixed_blocks(
+    hole: Ints,
+    board: Ints,
+    street: Ints,
+    position: Ints,
+    pot: Ints,
+    to_call: Ints,
+    num_bets: Ints,
+    contribution: Ints,
+    stack: Ints,
+    folded: npt.NDArray[np.int8],
+    offsets: Ints,
+    num_seats: int,
+    scale: float,
+    out: npt.NDArray[np.float32],
+    opponents_in: npt.NDArray[np.float32],
+) -> None:
+    # Each value takes the float64 operations NumPy took block by block, then one rounding to
+    # float32, so the features are the same to the bit.
+    ranks, pair_suited, cards, streets = offsets[0], offsets[1], offsets[2], offsets[3]
+    positions, chips, bets, opponents = offsets[4], offsets[5], offsets[6], offsets[7]
+    for row in range(hole.shape[0]):
+        first, second = hole[row, 0], hole[row, 1]
+        if not (
+            0 <= first < DECK_SIZE
+            and 0 <= second < DECK_SIZE
+            and 0 <= street[row] < _STREETS
+            and 0 <= position[row] < num_seats
+            and 0 <= num_bets[row] < opponents - bets
+        ):
+            raise ValueError("an observation's cards, street, position or bets are out of range")
+        high, low = max(first >> 2, second >> 2), min(first >> 2, second >> 2)
+        out[row, ranks + high] = 1.0
+        out[row, ranks + _RANKS + low] = 1.0
+        out[row, pair_suited] = 1.0 if high == low else 0.0
+        out[row, pair_suited + 1] = 1.0 if (first & 3) == (second & 3) else 0.0
+        out[row, cards + first] = 1.0
+        out[row, cards + second] = 1.0
+        for card in board[row]:
+            if not 0 <= card <= NO_CARD:
+                raise ValueError("an observation's board card is out of range")
+            if card != NO_CARD:
+                out[row, cards + DECK_SIZE + card] = 1.0
+        out[row, streets + street[row]] = 1.0
+        out[row, positions + position[row]] = 1.0
+        out[row, chips] = pot[row] / num_seats / scale
+        out[row, chips + 1] = to_call[row] / scale
+        out[row, chips + 2] = contribution[row] / scale
+        out[row, chips + 3] = min(float(stack[row]), scale) / scale
+        out[row, bets + num_bets[row]] = 1.0
+        gone = np.float32(0.0)
+        for seat in range(1, num_seats):
+            gone += np.float32(folded[row, seat])
+        opponents_in[row] = np.float32(num_seats - 1) - gone
+        out[row, opponents] = opponents_in[row] / np.float32(num_seats - 1)
 
 
 class FeatureEncoder:
@@ -108,6 +171,7 @@ class FeatureEncoder:
         }
         """Where each block of features sits in a row."""
         self._starts = {name: block.start for name, block in self.blocks.items()}
+        self._offsets = np.array([self._starts[name] for name in _FIXED], dtype=np.int64)
         self.size = int(ends[-1])
         self._equity = EquityEstimator()
         self._pct = percentiles(self._equity.preflop_table()) if ranged else None
@@ -128,54 +192,45 @@ class FeatureEncoder:
         """Features of a batch of observations, shape ``(tables, size)``."""
         hole = np.asarray(obs["hole"], dtype=np.int64)
         batch = hole.shape[0]
-        rows = np.arange(batch)
-        # One array filled block by block (one-hot blocks by index): a step encodes a few
-        # dozen rows, so the cost is the count of NumPy calls, not their size.
+        # One array filled block by block, the fixed blocks in one compiled loop: evaluation
+        # encodes a few rows at a time, so the cost is the count of NumPy calls, not their size.
         out = np.zeros((batch, self.size), dtype=np.float32)
         at = self._starts
 
-        ranks = hole >> 2
-        high, low = ranks.max(axis=1), ranks.min(axis=1)
-        out[rows, at["ranks"] + high] = 1.0
-        out[rows, at["ranks"] + _RANKS + low] = 1.0
-        out[:, at["pair_suited"]] = high == low
-        out[:, at["pair_suited"] + 1] = (hole[:, 0] & 3) == (hole[:, 1] & 3)
-
-        out[rows[:, None], at["cards"] + hole] = 1.0
         board = np.asarray(obs["board"], dtype=np.int64)
-        dealt = board != NO_CARD
-        table, slot = np.nonzero(dealt)
-        out[table, at["cards"] + DECK_SIZE + board[table, slot]] = 1.0
-
-        out[rows, at["street"] + np.asarray(obs["street"], dtype=np.int64)] = 1.0
-        out[rows, at["position"] + np.asarray(obs["position"], dtype=np.int64)] = 1.0
-        own = np.stack(
-            [
-                np.asarray(obs["pot"])[:, 0] / self.rules.num_seats,
-                np.asarray(obs["to_call"])[:, 0],
-                np.asarray(obs["contributions"])[:, 0],
-                np.minimum(np.asarray(obs["stacks"])[:, 0], self._scale),
-            ],
-            axis=1,
+        opponents_in = np.empty(batch, dtype=np.float32)
+        street, position, pot, to_call, num_bets = (
+            readonly(obs[key], np.int64).reshape(batch) for key in _SCALAR_KEYS
         )
-        out[:, self.blocks["chips"]] = own / self._scale
-        out[rows, at["bets"] + np.asarray(obs["num_bets"], dtype=np.int64)] = 1.0
-
-        folded = np.asarray(obs["folded"], dtype=np.float32)
-        opponents_in = (self.rules.num_seats - 1) - folded[:, 1:].sum(axis=1)
-        out[:, at["opponents_in"]] = opponents_in / (self.rules.num_seats - 1)
-        out[:, self.blocks["betting"]] = self._betting(np.asarray(obs["history"]))
+        _fixed_blocks(
+            readonly(hole, np.int64),
+            readonly(board, np.int64),
+            street,
+            position,
+            pot,
+            to_call,
+            num_bets,
+            readonly(np.asarray(obs["contributions"])[:, 0], np.int64),
+            readonly(np.asarray(obs["stacks"])[:, 0], np.int64),
+            readonly(obs["folded"], np.int8),
+            self._offsets,
+            self.rules.num_seats,
+            self._scale,
+            out,
+            opponents_in,
+        )
+        history = np.asarray(obs["history"])
+        counts = action_counts(history)
+        out[:, self.blocks["betting"]] = self._betting(counts)
 
         power = np.maximum(opponents_in, 1)
-        hs, equity = self._strengths(hole, board, dealt.sum(axis=1))
+        hs, equity = self._strengths(hole, board, (board != NO_CARD).sum(axis=1))
         out[:, at["hand_strength"]] = hs
         out[:, at["hand_strength"] + 1] = hs**power
         out[:, at["equity"]] = equity
         out[:, at["equity"] + 1] = equity**power
         if self._pct is not None:
-            ranged = ranged_strengths(
-                hole, board, np.asarray(obs["street"]), np.asarray(obs["history"]), self._pct
-            )
+            ranged = ranged_strengths(hole, board, street, history, self._pct, counts=counts)
             out[:, at["range"]] = ranged[:, 0]
             out[:, at["range"] + 1] = ranged[:, 0] ** power
             out[:, at["range"] + 2] = ranged[:, 1]
@@ -209,10 +264,9 @@ class FeatureEncoder:
         hs[rows], equity[rows] = values[:, 0], values[:, 1]
         return hs, equity
 
-    def _betting(self, history: npt.NDArray[np.int64]) -> npt.NDArray[np.float32]:
+    def _betting(self, counts: npt.NDArray[np.int64]) -> npt.NDArray[np.float32]:
         """Per street: the learner's raises, the opponents' raises and calls (checks
-        included), over the cap."""
-        counts = action_counts(history)
+        included), over the cap, from the history's ``action_counts``."""
         kinds = counts[:, :, [OWN_RAISES, OPPONENT_RAISES, CALLS]]
         kinds[:, :, 2] += counts[:, :, CHECKS]
         kinds = kinds.reshape(len(counts), -1)
