@@ -223,15 +223,43 @@ def _strengths_by_length(
     board: npt.NDArray[np.integer],
     board_len: npt.NDArray[np.integer],
 ) -> npt.NDArray[np.float64]:
-    if board_len.shape != (len(hole),):
-        raise ValueError(f"board_len must have shape ({len(hole)},), got {board_len.shape}")
-    if not np.isin(board_len, (0, 3, 4, 5)).all():
+    # One compiled call for every street: the kernel skips card ids of 52 and more, so the
+    # cards past a row's length are masked as still to come.
+    hole_array = np.asarray(hole, dtype=np.int64)
+    board_array = np.asarray(board, dtype=np.int64)
+    rows = len(hole_array)
+    if board_len.shape != (rows,):
+        raise ValueError(f"board_len must have shape ({rows},), got {board_len.shape}")
+    if not ((board_len == 0) | ((board_len >= 3) & (board_len <= 5))).all():
         raise ValueError(f"board lengths must be 0, 3, 4 or 5, got {np.unique(board_len)}")
-    strength = np.zeros(len(hole))
-    for size in (3, 4, 5):
-        rows = np.flatnonzero(board_len == size)
-        if rows.size:
-            strength[rows] = hand_strengths(hole[rows], board[rows, :size])
+    if hole_array.shape != (rows, 2) or board_array.ndim != 2 or len(board_array) != rows:
+        raise ValueError(f"need hole (rows, 2) and board (rows, k): {hole_array.shape}, "
+                         f"{board_array.shape}")  # fmt: skip
+    strength = np.zeros(rows)
+    later = np.flatnonzero(board_len > 0)
+    if not later.size:
+        return strength
+    if board_array.shape[1] < int(board_len.max()):
+        raise ValueError(f"board has {board_array.shape[1]} columns, fewer than a board length")
+    dealt = np.arange(board_array.shape[1]) < board_len[later, np.newaxis]
+    known = np.concatenate([hole_array[later], np.where(dealt, board_array[later], 52)], axis=1)
+    if int(known.min()) < 0 or (known[:, :2] > 51).any() or (known[:, 2:][dealt] > 51).any():
+        raise ValueError("card ids must lie in 0..51")
+    e = evaluator_arrays()
+    out = np.empty(len(later), dtype=np.float64)
+    _strength_rows(
+        readonly(known, np.int64),
+        e.card_keys,
+        e.flush_keys,
+        e.holdings,
+        e.holding_keys,
+        e.holding_flush,
+        e.offs,
+        e.look,
+        e.flush,
+        out,
+    )
+    strength[later] = out
     return strength
 
 

@@ -63,3 +63,13 @@ def test_rows_on_different_streets_are_grouped_by_board_length() -> None:
 def test_bad_board_lengths_raise(lengths: list[int], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         hand_strengths(np.zeros((2, 2)), np.zeros((2, 5)), np.array(lengths))
+
+
+def test_with_lengths_only_the_dealt_cards_are_read_and_checked() -> None:
+    hole = np.array([[0, 1], [0, 1]])
+    board = np.array([[10, 20, 30, 99, 99], [10, 20, 30, 40, 99]])
+    got = hand_strengths(hole, board, np.array([3, 4]))
+    assert got[0] == hand_strength((0, 1), (10, 20, 30))
+    assert got[1] == hand_strength((0, 1), (10, 20, 30, 40))
+    with pytest.raises(ValueError, match=r"0\.\.51"):
+        hand_strengths(hole, board, np.array([3, 5]))
