@@ -29,6 +29,7 @@ from agents.bpp.batched_agent import BatchedBPP
 from agents.bpp.batched_curves import BatchedBPPCurves
 from agents.bpp.batched_types import BOARD_WIDTH, street_types
 from agents.bpp.hand_types import NUM_CURRENT_TYPES
+from agents.jit import kernel
 from agents.rule_policy import RuleParams, holding_classes
 from agents.strength import hand_strength_all
 from agents.strength.holdings import HOLDINGS, NUM_HOLDINGS, dead_holdings, seen_cards
@@ -55,7 +56,7 @@ class RangeAnswer(NamedTuple):
 
     rows: Floats
     """``(k, G, 3)``: the distinct rows of probabilities of each decision."""
-    group: Index | None
+    group: npt.NDArray[np.integer] | None
     """``(k, 1326)``: the row of each holding (None: row 0 for every holding)."""
 
     def column(self, actions: Index) -> Floats:
@@ -64,8 +65,8 @@ class RangeAnswer(NamedTuple):
         if self.group is None:
             column: Floats = self.rows[np.arange(k), 0, actions][:, np.newaxis]
             return column
-        picked: Floats = self.rows[np.arange(k), :, actions]
-        result: Floats = np.take_along_axis(picked, self.group, axis=1)
+        result = np.empty((k, NUM_HOLDINGS))
+        _gather(self.rows, self.group, np.asarray(actions, dtype=np.intp), result)
         return result
 
     def full(self) -> Floats:
@@ -74,6 +75,15 @@ class RangeAnswer(NamedTuple):
             return self.rows[:, :1]
         result: Floats = self.rows[np.arange(len(self.rows))[:, np.newaxis], self.group]
         return result
+
+
+@kernel
+def _gather(rows: Floats, group: npt.NDArray[np.integer], actions: Index, out: Floats) -> None:
+    # out[i, h] = rows[i, group[i, h], actions[i]], without NumPy's index temporaries.
+    for i in range(group.shape[0]):
+        action = actions[i]
+        for h in range(group.shape[1]):
+            out[i, h] = rows[i, group[i, h], action]
 
 
 class BatchedRangePolicy(Protocol):
@@ -220,7 +230,7 @@ class BatchedShadowBayesian:
 
     def _types(
         self, tables: Index, board: npt.NDArray[np.uint8], street: npt.NDArray[np.int8]
-    ) -> tuple[Index, Index]:
+    ) -> tuple[npt.NDArray[np.int8], Index]:
         """BPP's type of every holding on each row's board (``C`` where it meets the board),
         and the first holding of each type (-1: none), ``(k, 1326)`` and ``(k, C + 1)``;
         kept per table for the board they were computed on."""
@@ -242,7 +252,7 @@ class BatchedShadowBayesian:
             self._type_of[at] = types
             self._first[at] = first
             self._board[at] = board[stale]
-        return self._type_of[tables].astype(np.intp), self._first[tables]
+        return self._type_of[tables], self._first[tables]
 
     def observe_ends(self, batch: HandEndBatch) -> None:
         """Tell every virtual table of each row the hand's end."""
