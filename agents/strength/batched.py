@@ -201,6 +201,11 @@ def hand_strengths(
     known = np.concatenate([hole_array, board_array], axis=1)
     if known.size and (int(known.min()) < 0 or int(known.max()) > 51):
         raise ValueError("card ids must lie in 0..51")
+    return _known_strengths(known)
+
+
+def _known_strengths(known: npt.NDArray[np.integer]) -> npt.NDArray[np.float64]:
+    """HS1 of rows of (two hole cards, board cards, 52 for cards to come)."""
     out = np.empty(len(known), dtype=np.float64)
     e = evaluator_arrays()
     _strength_rows(
@@ -233,8 +238,8 @@ def _strengths_by_length(
     if not ((board_len == 0) | ((board_len >= 3) & (board_len <= 5))).all():
         raise ValueError(f"board lengths must be 0, 3, 4 or 5, got {np.unique(board_len)}")
     if hole_array.shape != (rows, 2) or board_array.ndim != 2 or len(board_array) != rows:
-        raise ValueError(f"need hole (rows, 2) and board (rows, k): {hole_array.shape}, "
-                         f"{board_array.shape}")  # fmt: skip
+        shapes = f"{hole_array.shape}, {board_array.shape}"
+        raise ValueError(f"need hole (rows, 2) and board (rows, k): {shapes}")
     strength = np.zeros(rows)
     later = np.flatnonzero(board_len > 0)
     if not later.size:
@@ -245,21 +250,7 @@ def _strengths_by_length(
     known = np.concatenate([hole_array[later], np.where(dealt, board_array[later], 52)], axis=1)
     if int(known.min()) < 0 or (known[:, :2] > 51).any() or (known[:, 2:][dealt] > 51).any():
         raise ValueError("card ids must lie in 0..51")
-    e = evaluator_arrays()
-    out = np.empty(len(later), dtype=np.float64)
-    _strength_rows(
-        readonly(known, np.int64),
-        e.card_keys,
-        e.flush_keys,
-        e.holdings,
-        e.holding_keys,
-        e.holding_flush,
-        e.offs,
-        e.look,
-        e.flush,
-        out,
-    )
-    strength[later] = out
+    strength[later] = _known_strengths(known)
     return strength
 
 

@@ -274,8 +274,8 @@ def ranged_strengths(
         counts: ``action_counts(history)`` when the caller has it already.
 
     Raises:
-        ValueError: on mismatched shapes, a card id outside 0..51 in the hole or the
-            street's board (board cards to come must be 52), or a street outside 0..3.
+        ValueError: on mismatched shapes, a street outside 0..3, or a card id outside 0..51
+            in the hole or in the street's board (the board cards after it are not read).
     """
     hole_array = np.asarray(hole, dtype=np.int64)
     board_array = np.asarray(board, dtype=np.int64)
