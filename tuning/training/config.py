@@ -91,7 +91,7 @@ class TrainConfig:
     range_features: bool = False
     """Add the range block to the features (``tuning.training.observation_features``): the
     hand's strength against the range one generic model of the opponents' betting leaves
-    (``agents.strength.ranged``); costs about 8 us per decision before the flop and 20 to
+    (``agents.strength.ranged``); costs about 8 to 15 us per decision before the flop and 20 to
     50 us after it, which slows training by 1.3 (against ``bpp``) to 2.1 times (against
     ``call``), so it is off by default (``results/training.md`` section 10)."""
     threads: int = 1
