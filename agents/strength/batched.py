@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from agents.jit import kernel, readonly
-from agents.strength.evaluator_arrays import evaluator_arrays
+from agents.strength.street_constants import kernel_constants
 from envs import _evaluator_tables as _t
 from envs.evaluator import KEY_INIT
 
@@ -207,7 +207,7 @@ def hand_strengths(
 def _known_strengths(known: npt.NDArray[np.integer]) -> npt.NDArray[np.float64]:
     """HS1 of rows of (two hole cards, board cards, 52 for cards to come)."""
     out = np.empty(len(known), dtype=np.float64)
-    e = evaluator_arrays()
+    e = kernel_constants()
     _strength_rows(
         readonly(known, np.int64),
         e.card_keys,
@@ -215,9 +215,9 @@ def _known_strengths(known: npt.NDArray[np.integer]) -> npt.NDArray[np.float64]:
         e.holdings,
         e.holding_keys,
         e.holding_flush,
-        e.offs,
-        e.look,
-        e.flush,
+        e.wide_offs,
+        e.wide_look,
+        e.wide_flush,
         out,
     )
     return out
@@ -277,16 +277,16 @@ def sampled_equities(
     out = np.empty(len(hole), dtype=np.float64)
     if not len(out):
         return out
-    e = evaluator_arrays()
+    e = kernel_constants()
     _equity_rows(
         readonly(hole, np.int64),
         readonly(board, np.int64),
         readonly(candidates, np.int64),
         e.card_keys,
         e.flush_keys,
-        e.offs,
-        e.look,
-        e.flush,
+        e.wide_offs,
+        e.wide_look,
+        e.wide_flush,
         out,
     )
     return out

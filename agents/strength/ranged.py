@@ -29,8 +29,8 @@ import numpy.typing as npt
 
 from agents.jit import kernel, readonly, uncached_kernel
 from agents.strength.batched import _mark_known, _rank
-from agents.strength.evaluator_arrays import evaluator_arrays
 from agents.strength.holdings import HOLDINGS
+from agents.strength.street_constants import kernel_constants
 from envs import _evaluator_tables as _t
 from envs.evaluator import KEY_INIT
 from envs.rules import Action
@@ -296,7 +296,7 @@ def ranged_strengths(
     # street's cards only (and checks that they are dealt).
     known = np.concatenate([hole_array, board_array], axis=1)
     out = np.empty((rows, RANGE_FEATURES))
-    e = evaluator_arrays()
+    e = kernel_constants()
     _ranged_rows(
         readonly(known, np.int64),
         readonly(streets, np.int64),
@@ -308,9 +308,9 @@ def ranged_strengths(
         e.pair_index,
         e.holding_keys,
         e.holding_flush,
-        e.offs,
-        e.look,
-        e.flush,
+        e.wide_offs,
+        e.wide_look,
+        e.wide_flush,
         _t.NUM_RANKS,
         out,
     )

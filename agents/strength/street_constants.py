@@ -1,5 +1,12 @@
-"""The constant arrays the street kernels read (``agents.strength.street``): the
-evaluator's tables and the holdings' orders, loaded once."""
+"""The constant arrays the strength kernels read (``agents.strength.street``,
+``agents.strength.batched``, ``agents.strength.ranged``): the evaluator's tables and the
+holdings' orders and keys, loaded once per process.
+
+The street kernels read the evaluator's tables in their own dtypes; the kernels of
+``batched`` and ``ranged`` were compiled for them widened to int64 and int32. Widening copies
+about a megabyte, which at every call cost more than those kernels take for one row (about
+0.1 ms per call on the learners' single-decision path), so the widened copies are made here
+once too."""
 
 from __future__ import annotations
 
@@ -10,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from agents.jit import readonly
-from agents.strength.holdings import HOLDINGS, PAIR_INDEX
+from agents.strength.holdings import HOLDING_FLUSH, HOLDING_KEYS, HOLDINGS, PAIR_INDEX
 from agents.strength.ppotc import FLOP_WEIGHTS, TURN_WEIGHTS
 from agents.strength.ppotc_kernels import CATEGORY_BY_RANK, NEXT_FLOOR
 from envs.evaluator import CARD_KEYS, FLUSH_KEYS, lookup_tables
@@ -33,6 +40,12 @@ class KernelConstants(NamedTuple):
     next_floor: npt.NDArray[np.int16]
     flop_weights: npt.NDArray[np.float64]
     turn_weights: npt.NDArray[np.float64]
+    holdings: npt.NDArray[np.int64]
+    holding_keys: npt.NDArray[np.int64]
+    holding_flush: npt.NDArray[np.int64]
+    wide_offs: npt.NDArray[np.int64]
+    wide_look: npt.NDArray[np.int32]
+    wide_flush: npt.NDArray[np.int32]
 
 
 @cache
@@ -53,4 +66,10 @@ def kernel_constants() -> KernelConstants:
         next_floor=readonly(NEXT_FLOOR, np.int16),
         flop_weights=readonly(FLOP_WEIGHTS.vector(), np.float64),
         turn_weights=readonly(TURN_WEIGHTS.vector(), np.float64),
+        holdings=readonly(HOLDINGS, np.int64),
+        holding_keys=readonly(HOLDING_KEYS, np.int64),
+        holding_flush=readonly(HOLDING_FLUSH, np.int64),
+        wide_offs=readonly(evaluator.offs, np.int64),
+        wide_look=readonly(evaluator.look, np.int32),
+        wide_flush=readonly(evaluator.flush, np.int32),
     )
