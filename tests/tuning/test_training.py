@@ -309,3 +309,20 @@ def test_loki_specific_modelling_learns_what_the_pair_raise_bots_bets_mean(agent
         mass[key] = weights[pairs].sum() / weights.sum()
     assert mass["False"] == mass["fresh"]
     assert mass["True"] > mass["fresh"] + 0.15
+
+
+def test_a_run_with_a_privileged_critic_plays_back_from_its_own_view(tmp_path: Path) -> None:
+    run_dir = tmp_path / "privileged"
+    args = ["train", "--opponents", "bpp", "--steps", "64", "--seed", "0", "--quiet"]
+    args += ["--run-dir", str(run_dir), "--num-envs", "1", "--eval-hands", "20"]
+    args += ["--final-eval-hands", "20", "--eval-every", "64", "--batch-size", "64"]
+    assert main([*args, "--privileged-critic"]) == 0
+    config = TrainConfig.load(run_dir / "config.json")
+    assert config.privileged_critic and not TINY.privileged_critic
+    agent = make_agent(f"ppo:{run_dir}")
+    size = FeatureEncoder(Rules()).size
+    assert agent.model.observation_space.shape[0] == 2 * size  # the critic's row
+    assert play_match([agent, "bpp"], hands=40, seed=3).results[0].hands == 40
+    old = json.loads((run_dir / "config.json").read_text())
+    del old["privileged_critic"]  # a run saved before the option: a critic like the actor
+    assert not TrainConfig.from_dict(old).privileged_critic

@@ -32,6 +32,7 @@ _SETTINGS = (
     "eval_aivat",
     "session_hands",
     "range_features",
+    "privileged_critic",
 )
 """Options that override ``TrainConfig``'s defaults when given."""
 
@@ -98,6 +99,13 @@ def add_parser(sub: Any) -> None:
         const=True,
         help="add the hand's strength against the range a generic model of the opponents' "
         "betting leaves to the learner's features (off by default)",
+    )
+    train.add_argument(
+        "--privileged-critic",
+        action="store_const",
+        const=True,
+        help="let the value network also see the opponents' cards in training (an asymmetric "
+        "actor-critic; the policy still sees only the learner's view)",
     )
     train.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
     train.set_defaults(command=run, parser=train)

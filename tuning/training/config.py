@@ -94,6 +94,11 @@ class TrainConfig:
     (``agents.strength.ranged``); costs about 8 to 15 us per decision before the flop and 20 to
     50 us after it, which slows training by 1.3 (against ``bpp``) to 2.1 times (against
     ``call``), so it is off by default (``results/training.md`` section 10)."""
+    privileged_critic: bool = False
+    """Let the value network see every opponent's own features (its hole cards' ranks,
+    strength and equity) in training, the policy network still the learner's alone: an
+    asymmetric actor-critic (``tuning.training.privileged``), whose advantages carry less of
+    the cards' noise."""
     threads: int = 1
     """Torch CPU threads (1: reproducible, and fair to a shared machine)."""
 
@@ -154,6 +159,7 @@ class TrainConfig:
             "eval_session_deals": None,
             "eval_aivat": False,
             "range_features": False,
+            "privileged_critic": False,
             **data,
         }
         for key in ("opponents", "net_arch"):

@@ -27,6 +27,7 @@ from envs.observation import ObservationEncoder, encode_batch
 from envs.rules import Action, Rules
 from envs.view import PlayerView
 from tuning.training.observation_features import FeatureEncoder, seat_relative
+from tuning.training.privileged import public_width
 
 __all__ = ["BatchedPolicy", "PolicyAgent", "fitting_encoder", "policy_probabilities"]
 
@@ -87,7 +88,8 @@ def _actor(model: Any) -> Any:
 def _numpy_actor(policy: Any) -> _NumpyActor | None:
     """``None`` unless the actor is flatten, then linear layers each followed by tanh or ReLU,
     then the linear action head, on the CPU."""
-    if type(policy.pi_features_extractor).__name__ != "FlattenExtractor":
+    public = public_width(policy)
+    if public is None and type(policy.pi_features_extractor).__name__ != "FlattenExtractor":
         return None
     if policy.action_net.weight.device.type != "cpu":
         return None
@@ -99,19 +101,28 @@ def _numpy_actor(policy: Any) -> _NumpyActor | None:
             activation = _ACTIVATIONS.get(type(following), "")
             if following is not None and not activation:
                 return None
-            layers.append(_linear(module, activation))
+            layers.append(_linear(module, activation, public if not layers else None))
         elif type(module) not in _ACTIVATIONS:
             return None
     layers.append(_linear(policy.action_net, ""))
     return _NumpyActor(layers)
 
 
-def _linear(module: Any, activation: str) -> tuple[Any, Any, str]:
-    return module.weight.detach().numpy(), module.bias.detach().numpy(), activation
+def _linear(module: Any, activation: str, columns: int | None = None) -> tuple[Any, Any, str]:
+    """A layer's arrays; ``columns``: only the weights on the first ones (an asymmetric
+    actor's public features, ``tuning.training.privileged``)."""
+    weight = module.weight.detach().numpy()
+    if columns is not None:
+        weight = weight[:, :columns]
+    return weight, module.bias.detach().numpy(), activation
 
 
 def _torch_actor(policy: Any) -> Any:
+    width = int(policy.observation_space.shape[0])
+
     def logits(features: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+        if features.shape[1] < width:  # an asymmetric actor's public columns only
+            features = np.pad(features, ((0, 0), (0, width - features.shape[1])))
         with torch.no_grad():
             tensor = torch.as_tensor(features, device=policy.action_net.weight.device)
             latent = policy.mlp_extractor.forward_actor(policy.pi_features_extractor(tensor))
@@ -271,7 +282,8 @@ def fitting_encoder(
         )
     space = getattr(model, "observation_space", None)  # None: features only, no network yet
     plain = FeatureEncoder(rules)
-    expected = plain.size if space is None else int(space.shape[0])
+    public = public_width(getattr(model, "policy", None))
+    expected = plain.size if space is None else public or int(space.shape[0])
     for encoder in (plain, FeatureEncoder(rules, ranged=True)):
         if encoder.size == expected:
             return encoder

@@ -32,6 +32,7 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvS
 from envs.rules import Rules
 from envs.vector_env import LimitHoldemVectorEnv, OpponentSpec
 from tuning.training.observation_features import FeatureEncoder
+from tuning.training.privileged import critic_features
 
 __all__ = ["HoldemVecEnv"]
 
@@ -51,15 +52,19 @@ class HoldemVecEnv(VecEnv):
         session_hands: int | None = None,
         session_seed: int = 0,
         range_features: bool = False,
+        privileged_critic: bool = False,
     ) -> None:
         self.reward_scale = reward_scale
         self.session_hands = session_hands
         self.session_seed = session_seed
         self.tables = LimitHoldemVectorEnv(num_envs, opponents, rules=rules)
         self.encoder = FeatureEncoder(self.tables.rules, ranged=range_features)
-        observation_space = spaces.Box(
-            low=-np.inf, high=np.inf, shape=(self.encoder.size,), dtype=np.float32
-        )
+        self.critic_encoder = FeatureEncoder(self.tables.rules) if privileged_critic else None
+        self.public_size = self.encoder.size
+        width = self.public_size
+        if self.critic_encoder is not None:
+            width += len(opponents) * self.critic_encoder.size
+        observation_space = spaces.Box(low=-np.inf, high=np.inf, shape=(width,), dtype=np.float32)
         super().__init__(num_envs, observation_space, self.tables.single_action_space)
         self.hands = 0
         self.recent_rewards: deque[float] = deque(maxlen=2000)
@@ -73,7 +78,7 @@ class HoldemVecEnv(VecEnv):
         self._reset_seeds()
         self._count_skipped(info)
         self.reset_infos = [{} for _ in range(self.num_envs)]
-        return self.encoder.encode(obs)
+        return self._features(obs)
 
     def step_async(self, actions: npt.NDArray[Any]) -> None:
         self._actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
@@ -83,10 +88,10 @@ class HoldemVecEnv(VecEnv):
             raise RuntimeError("step_wait() without step_async()")
         step = self.tables.step_batched(self._actions)
         self._actions = None
-        features = self.encoder.encode(step.obs)
+        features = self._features(step.obs)
         infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
         if step.final_obs is not None:
-            last = self.encoder.encode(step.final_obs)
+            last = self._padded(self.encoder.encode(step.final_obs))
             for row, i in enumerate(step.ended.tolist()):
                 infos[i]["terminal_observation"] = last[row]
                 infos[i]["TimeLimit.truncated"] = False
@@ -117,9 +122,30 @@ class HoldemVecEnv(VecEnv):
         mask = np.zeros(self.num_envs, dtype=bool)
         mask[over] = True
         obs, info = self.tables.reset(seed=seeds, options={"reset_mask": mask})
-        features[over] = self.encoder.encode({key: value[over] for key, value in obs.items()})
+        features[over] = self._features({key: value[over] for key, value in obs.items()}, over)
         self._session_played[over] = 0
         self._count_skipped(info)
+
+    def _features(
+        self, obs: dict[str, Any], rows: npt.NDArray[np.intp] | None = None
+    ) -> npt.NDArray[np.float32]:
+        """The learner's features of ``obs`` (the tables ``rows``, default all), followed by
+        the opponents' own (``tuning.training.privileged``) when the critic sees them."""
+        public = self.encoder.encode(obs)
+        if self.critic_encoder is None:
+            return public
+        hidden = critic_features(self.tables.tables.batch, self.critic_encoder, rows)
+        return np.concatenate([public, hidden], axis=1)
+
+    def _padded(self, public: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+        """Final observations with zeros for the opponents' columns: a hand's end is never
+        bootstrapped from (``gamma`` within a hand only), the row keeps its width."""
+        width = self.observation_space.shape[0]  # type: ignore[index]
+        if public.shape[1] == width:
+            return public
+        out = np.zeros((len(public), width), dtype=np.float32)
+        out[:, : public.shape[1]] = public
+        return out
 
     def close(self) -> None:
         self.tables.close()

@@ -41,6 +41,7 @@ from tuning.training.ceiling import Ceiling, ceiling_of
 from tuning.training.config import TrainConfig
 from tuning.training.curve import CurvePoint, plot_curve, read_curve, write_curve
 from tuning.training.policy import PolicyAgent
+from tuning.training.privileged import AsymmetricPolicy
 from tuning.training.run_state import FinalEvaluation, RunState
 from tuning.training.sb3_env import HoldemVecEnv
 
@@ -172,6 +173,7 @@ class _Run:
             session_hands=config.session_hands,
             session_seed=self.segment_seed,
             range_features=config.range_features,
+            privileged_critic=config.privileged_critic,
         )
         self.ceiling = ceiling_of(config.opponents, self.venv.tables.rules)
         # Counted at once, so that a resumption after an interruption gets fresh table seeds.
@@ -209,8 +211,13 @@ class _Run:
             model = MaskablePPO.load(path, env=self.venv, device="cpu")
             model.set_random_seed(self.segment_seed)
             return model
+        policy_kwargs: dict[str, Any] = {
+            "net_arch": {"pi": list(config.net_arch), "vf": list(config.net_arch)}
+        }
+        if config.privileged_critic:
+            policy_kwargs["features_extractor_kwargs"] = {"public": self.venv.public_size}
         model = MaskablePPO(
-            "MlpPolicy",
+            AsymmetricPolicy if config.privileged_critic else "MlpPolicy",
             self.venv,
             n_steps=config.n_steps,
             batch_size=config.batch_size,
@@ -223,7 +230,7 @@ class _Run:
             gamma=config.gamma,
             gae_lambda=config.gae_lambda,
             ent_coef=config.ent_coef,
-            policy_kwargs={"net_arch": {"pi": list(config.net_arch), "vf": list(config.net_arch)}},
+            policy_kwargs=policy_kwargs,
             seed=self.segment_seed,
             device="cpu",
             verbose=0,
