@@ -326,3 +326,19 @@ def test_a_run_with_a_privileged_critic_plays_back_from_its_own_view(tmp_path: P
     old = json.loads((run_dir / "config.json").read_text())
     del old["privileged_critic"]  # a run saved before the option: a critic like the actor
     assert not TrainConfig.from_dict(old).privileged_critic
+
+
+def test_the_curves_title_names_the_options_a_run_differs_by() -> None:
+    from tuning.training.trainer import _title
+
+    plain = _title(TrainConfig(opponents=("bpp",), steps=1, seed=2))
+    assert plain == "masked PPO vs bpp (seed 2, entropy bonus 0.01)"
+    full = TrainConfig(
+        opponents=("bpp",),
+        steps=1,
+        seed=2,
+        range_features=True,
+        privileged_critic=True,
+        session_hands=600,
+    )
+    assert _title(full).endswith("range features, privileged critic, 600-hand sessions)")

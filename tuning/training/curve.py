@@ -112,5 +112,5 @@ def curve_figure(
     unit = "AIVAT, " if estimators == {"aivat"} else ""
     ax.set_xlabel("training hands")
     ax.set_ylabel(f"small bets per hand (held-out deals, {unit}95% CI)")
-    ax.set_title(title)
+    ax.set_title(title, fontsize="small" if "\n" in title else None)
     return fig

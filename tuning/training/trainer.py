@@ -330,10 +330,16 @@ class _Run:
 
 
 def _title(config: TrainConfig) -> str:
-    return (
-        f"masked PPO vs {' + '.join(config.opponents)} "
-        f"(seed {config.seed}, entropy bonus {config.ent_coef:g})"
-    )
+    """The figure's title: opponents, seed, and the options a run may differ by."""
+    options = [f"seed {config.seed}", f"entropy bonus {config.ent_coef:g}"]
+    if config.range_features:
+        options.append("range features")
+    if config.privileged_critic:
+        options.append("privileged critic")
+    if config.session_hands is not None:
+        options.append(f"{config.session_hands}-hand sessions")
+    gap = "\n" if len(options) > 2 else " "  # a long title on two lines fits the figure
+    return f"masked PPO vs {' + '.join(config.opponents)}{gap}({', '.join(options)})"
 
 
 class _Checkpoints(BaseCallback):
