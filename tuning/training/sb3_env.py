@@ -11,6 +11,10 @@ It also counts the hands the learner's tables played (``hands``, skipped hands i
 keeps the recent rewards per hand (``recent_rewards``, in big blinds) for the progress bar.
 The rewards it returns are the env's times ``reward_scale``.
 
+With ``privileged_critic``, each row is the learner's features followed by every opponent's
+own (``tuning.training.privileged``: the value network reads them, the policy network does
+not; ``public_size`` is where the learner's end).
+
 With ``session_hands``, a table starts a new match (fresh opponents: BPP and Loki forget what
 they learned of the learner) once it has played that many hands since its last start, as the
 evaluation sessions and the LBR bounds' matches do; the hand dealt after the last one of a
