@@ -215,21 +215,30 @@ def test_cli_trains_and_reports_errors(tmp_path: Path, capsys: pytest.CaptureFix
     assert "no run to resume" in capsys.readouterr().err
 
 
-def test_a_run_with_range_features_saves_them_and_plays_them_back(tmp_path: Path) -> None:
-    run_dir = tmp_path / "ranged"
+@pytest.mark.parametrize(
+    ("option", "extra", "copies"),
+    [
+        ("range_features", 3, 1),  # the range block: three more features
+        ("privileged_critic", 0, 2),  # the critic's row: the learner's and the opponent's
+    ],
+)
+def test_a_run_with_an_option_saves_it_and_plays_back(
+    tmp_path: Path, option: str, extra: int, copies: int
+) -> None:
+    run_dir = tmp_path / option
     args = ["train", "--opponents", "bpp", "--steps", "64", "--seed", "0", "--quiet"]
     args += ["--run-dir", str(run_dir), "--num-envs", "1", "--eval-hands", "20"]
     args += ["--final-eval-hands", "20", "--eval-every", "64", "--batch-size", "64"]
-    assert main([*args, "--range-features"]) == 0
+    assert main([*args, "--" + option.replace("_", "-")]) == 0
     config = TrainConfig.load(run_dir / "config.json")
-    assert config.range_features and not TINY.range_features
+    assert getattr(config, option) and not getattr(TINY, option)
     agent = make_agent(f"ppo:{run_dir}")
     width = agent.model.observation_space.shape[0]
-    assert width == FeatureEncoder(Rules()).size + 3
+    assert width == copies * FeatureEncoder(Rules()).size + extra
     assert play_match([agent, "bpp"], hands=40, seed=3).results[0].hands == 40
     old = json.loads((run_dir / "config.json").read_text())
-    del old["range_features"]  # a run saved before the option: plain features
-    assert not TrainConfig.from_dict(old).range_features
+    del old[option]  # a run saved before the option: off
+    assert not getattr(TrainConfig.from_dict(old), option)
 
 
 def test_the_cli_does_not_import_torch() -> None:
@@ -309,23 +318,6 @@ def test_loki_specific_modelling_learns_what_the_pair_raise_bots_bets_mean(agent
         mass[key] = weights[pairs].sum() / weights.sum()
     assert mass["False"] == mass["fresh"]
     assert mass["True"] > mass["fresh"] + 0.15
-
-
-def test_a_run_with_a_privileged_critic_plays_back_from_its_own_view(tmp_path: Path) -> None:
-    run_dir = tmp_path / "privileged"
-    args = ["train", "--opponents", "bpp", "--steps", "64", "--seed", "0", "--quiet"]
-    args += ["--run-dir", str(run_dir), "--num-envs", "1", "--eval-hands", "20"]
-    args += ["--final-eval-hands", "20", "--eval-every", "64", "--batch-size", "64"]
-    assert main([*args, "--privileged-critic"]) == 0
-    config = TrainConfig.load(run_dir / "config.json")
-    assert config.privileged_critic and not TINY.privileged_critic
-    agent = make_agent(f"ppo:{run_dir}")
-    size = FeatureEncoder(Rules()).size
-    assert agent.model.observation_space.shape[0] == 2 * size  # the critic's row
-    assert play_match([agent, "bpp"], hands=40, seed=3).results[0].hands == 40
-    old = json.loads((run_dir / "config.json").read_text())
-    del old["privileged_critic"]  # a run saved before the option: a critic like the actor
-    assert not TrainConfig.from_dict(old).privileged_critic
 
 
 def test_the_curves_title_names_the_options_a_run_differs_by() -> None:
