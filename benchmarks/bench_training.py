@@ -19,13 +19,15 @@ which goes first, and the ratio of the rates is reported beside the learned numb
 optimisations leave learning unchanged).
 
     python benchmarks/bench_training.py [--steps 1500000] [--opponents call bpp] \\
-        [--baseline-tree PATH] [--rounds 1] [--write results/benchmarks.md]
+        [--baseline-tree PATH] [--rounds 1] [--option FIELD=JSON ...] \\
+        [--write results/benchmarks.md]
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime
+import json
 import os
 import platform
 import statistics
@@ -102,6 +104,7 @@ wrap(features, "hand_strengths", "features: hand strength")
 wrap(sampled_equity, "hand_strengths", "features: hand strength")
 wrap(sampled_equity.EquityEstimator, "equity", "features: equity")
 wrap(policy, "hand_strengths", "features: hand strength")
+wrap(features, "ranged_strengths", "features: range")
 
 tables_init = vector_env.LimitHoldemVectorEnv.__init__
 
@@ -114,9 +117,9 @@ def opponents_timed(self, *args, **kwargs):
 
 vector_env.LimitHoldemVectorEnv.__init__ = opponents_timed
 
-opponent, steps = sys.argv[1], int(sys.argv[2])
-hands = {"eval_hands": 4, "final_eval_hands": 4} if sys.argv[3:] == ["warm-up"] else {}
-config = TrainConfig(opponents=(opponent,), steps=steps, seed=1, **hands)
+opponent, steps, options = sys.argv[1], int(sys.argv[2]), json.loads(sys.argv[3])
+hands = {"eval_hands": 4, "final_eval_hands": 4} if sys.argv[4:] == ["warm-up"] else {}
+config = TrainConfig(opponents=(opponent,), steps=steps, seed=1, **hands, **options)
 with tempfile.TemporaryDirectory(prefix="bench-training-") as tmp:
     result = trainer.train(config, Path(tmp) / "run")
 cpu = time.process_time()
@@ -132,11 +135,19 @@ print(json.dumps({
 """
 
 
-def run(tree: Path, opponent: str, steps: int, *, warm_up: bool = False) -> dict[str, Any]:
-    """One training run in a fresh process importing ``tree``'s code (a warm-up run, which
-    compiles or loads the kernels, evaluates on 4 hands only)."""
+def run(
+    tree: Path,
+    opponent: str,
+    steps: int,
+    options: dict[str, Any],
+    *,
+    warm_up: bool = False,
+) -> dict[str, Any]:
+    """One training run in a fresh process importing ``tree``'s code, with ``TrainConfig``
+    fields ``options`` over the defaults (a warm-up run, which compiles or loads the kernels,
+    evaluates on 4 hands only)."""
     measured: dict[str, Any] = run_json(
-        tree, RUN, opponent, str(steps), *(["warm-up"] if warm_up else [])
+        tree, RUN, opponent, str(steps), json.dumps(options), *(["warm-up"] if warm_up else [])
     )
     if Path(measured["tree"]) != tree.resolve():
         raise RuntimeError(f"the run imported {measured['tree']}, not {tree}")
@@ -150,15 +161,31 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--baseline-tree", type=Path, help="a checkout of the code to compare")
     parser.add_argument("--rounds", type=int, default=1, help="runs per tree and opponent")
     parser.add_argument("--write", type=Path, help="write the figures as markdown here")
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="FIELD=JSON",
+        help="a TrainConfig field over the defaults, e.g. range_features=true (repeatable)",
+    )
     args = parser.parse_args(argv)
     if args.rounds < 1:
         parser.error("--rounds must be at least 1")
+    args.options = {}
+    for item in args.option:
+        field, sep, value = item.partition("=")
+        if not sep:
+            parser.error(f"--option needs FIELD=JSON: {item!r}")
+        try:
+            args.options[field] = json.loads(value)
+        except json.JSONDecodeError as error:
+            parser.error(f"--option {field}: {value!r} is not JSON ({error})")
     trees = {"new": ROOT}
     if args.baseline_tree is not None:
         trees["baseline"] = args.baseline_tree.resolve()
     for tree in trees.values():  # compile or load the kernels before timing
         for opponent in args.opponents:
-            run(tree, opponent, 4_096, warm_up=True)
+            run(tree, opponent, 4_096, args.options, warm_up=True)
     load_before = os.getloadavg()[0]
     runs: dict[str, dict[str, list[dict[str, Any]]]] = {
         o: {t: [] for t in trees} for o in args.opponents
@@ -167,7 +194,7 @@ def main(argv: list[str] | None = None) -> int:
         for opponent in args.opponents:
             order = list(trees) if r % 2 == 0 else list(reversed(trees))
             for label in order:
-                runs[opponent][label].append(run(trees[label], opponent, args.steps))
+                runs[opponent][label].append(run(trees[label], opponent, args.steps, args.options))
                 print(f"round {r + 1}: {opponent} {label} done", file=sys.stderr)
     lines = report(runs, trees, args)
     lines.insert(
@@ -194,7 +221,13 @@ def report(
         "",
         f"Measured {datetime.date.today()} on {platform.machine()} "
         f"({platform.python_implementation()} {platform.python_version()}), "
-        f"`holdem-lab train`'s code path with the default settings, {args.steps:,} steps, "
+        "`holdem-lab train`'s code path with "
+        + (
+            "the default settings but " + ", ".join(f"`{k}={v}`" for k, v in args.options.items())
+            if args.options
+            else "the default settings"
+        )
+        + f", {args.steps:,} steps, "
         f"seed 1, each run a fresh process, whole-process CPU time (start-up and every "
         f"evaluation included); medians of {args.rounds} run(s) per tree"
         + (f", baseline tree `{trees['baseline']}`" if "baseline" in trees else "")

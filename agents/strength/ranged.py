@@ -20,19 +20,22 @@ The rule is ours and is the same against every opponent: it says which way actio
 range, not how far a given agent moves it. Each row gives the weighted strength of the row's
 hand against that range (pre-flop: the share of the range's weight with lower pre-flop
 equity, ties half) and the range's weight over its live holdings' count (how narrow it is).
+The holdings' ranks on each street's board come from a memo by board
+(``agents.strength.board_ranks``): a hand's later decisions ask for its earlier boards again.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from agents.jit import kernel, readonly, uncached_kernel
 from agents.strength.batched import _mark_known, _rank
+from agents.strength.board_ranks import BoardRanks, board_slot, shared_board_ranks
 from agents.strength.holdings import HOLDINGS
 from agents.strength.street_constants import kernel_constants
-from envs import _evaluator_tables as _t
-from envs.evaluator import KEY_INIT
 from envs.rules import Action
 
 __all__ = [
@@ -122,27 +125,22 @@ def _ranged_rows(
     street: np.ndarray,
     counts: np.ndarray,
     preflop_pct: np.ndarray,
-    card_keys: np.ndarray,
-    flush_keys: np.ndarray,
-    holdings: np.ndarray,
     pair_index: np.ndarray,
-    holding_keys: np.ndarray,
-    holding_flush: np.ndarray,
-    offs: np.ndarray,
-    look: np.ndarray,
-    flush: np.ndarray,
-    num_ranks: int,
+    memo: tuple[Any, ...],
+    constants: tuple[Any, ...],
     out: np.ndarray,
 ) -> None:
-    # One pass over the holdings per street to rank and one to weigh, the last street's
-    # weighing fused with the sums; each holding's weight and the sums take the same float
-    # operations in the same order as one pass per step would.
+    # Per street, a histogram of the live holdings' places on the board (from the memo) to
+    # weigh them and, on the row's street, the sums: each weight and each sum takes the same
+    # float operations in the same order as ranking the holdings at every call would.
+    card_keys, flush_keys, holdings, _, _, offs, look, flush = constants
+    _, _, _, board_ranks, board_dense, board_sizes, _, _ = memo
     count = holdings.shape[0]
     dead = np.zeros(53, dtype=np.bool_)
     alive = np.zeros(count, dtype=np.bool_)
     weight = np.zeros(count)
-    ranks = np.zeros(count, dtype=np.int64)
-    histogram = np.zeros(num_ranks + 2, dtype=np.int64)
+    below = np.zeros(count + 1, dtype=np.int64)
+    factors = np.zeros(count)
     for row in range(known.shape[0]):
         now = street[row]
         if not 0 <= now <= 3:
@@ -154,7 +152,9 @@ def _ranged_rows(
                     "card id 0..51"
                 )
         dead[:] = False
-        _mark_known(known[row, : 2 + _BOARD_WIDTH[now]], dead, card_keys, flush_keys)
+        sums, masks, _ = _mark_known(
+            known[row, : 2 + _BOARD_WIDTH[now]], dead, card_keys, flush_keys
+        )
         raises, calls, checks = (
             counts[row, 0, OPPONENT_RAISES],
             counts[row, 0, CALLS],
@@ -181,6 +181,7 @@ def _ranged_rows(
                 # A product, not a branch: the comparison is unpredictable, and adding w * 0
                 # leaves the sum as it is.
                 ahead += w * ((mine_pct > theirs) + 0.5 * (mine_pct == theirs))
+        scale = max(live - 1, 1)
         for s in range(1, now + 1):
             raises, calls, checks = (
                 counts[row, s, OPPONENT_RAISES],
@@ -190,47 +191,33 @@ def _ranged_rows(
             acted = raises + calls + checks > 0
             if not (acted or s == now):
                 continue
-            sums = KEY_INIT
-            masks = 0
-            for j in range(_BOARD_WIDTH[s]):
-                sums += card_keys[known[row, 2 + j]]
-                masks += flush_keys[known[row, 2 + j]]
+            slot = board_slot(known[row, 2 : 2 + _BOARD_WIDTH[s]], memo, constants)
+            ranks = board_ranks[slot]
             if acted:
-                histogram[:] = 0
-            for h in range(count):
-                if alive[h]:
-                    ranks[h] = _rank(
-                        sums + holding_keys[h], masks + holding_flush[h], offs, look, flush
-                    )
-                    if acted:
-                        histogram[ranks[h] + 1] += 1
-            if acted:
-                for r in range(1, num_ranks + 2):
-                    histogram[r] += histogram[r - 1]  # now: holdings ranked below r
-            mine = 0
+                dense = board_dense[slot]
+                distinct = board_sizes[slot]
+                below[: distinct + 1] = 0
+                for h in range(count):
+                    if alive[h]:
+                        below[dense[h] + 1] += 1
+                for d in range(distinct):
+                    below[d + 1] += below[d]  # now: live holdings placed below d
+                for d in range(distinct):
+                    tied = below[d + 1] - below[d]
+                    if tied:
+                        factors[d] = _factor(
+                            (below[d] + 0.5 * (tied - 1)) / scale, raises, calls, checks
+                        )
+                for h in range(count):
+                    if alive[h]:
+                        weight[h] *= factors[dense[h]]
             if s == now:
-                first, second = known[row, 0], known[row, 1]
-                mine = _rank(
-                    sums + card_keys[first] + card_keys[second],
-                    masks + flush_keys[first] + flush_keys[second],
-                    offs,
-                    look,
-                    flush,
-                )
-            scale = max(live - 1, 1)
-            for h in range(count):
-                if not alive[h]:
-                    continue
-                rank = ranks[h]
-                w = weight[h]
-                if acted:
-                    below = histogram[rank]
-                    tied = histogram[rank + 1] - below
-                    w *= _factor((below + 0.5 * (tied - 1)) / scale, raises, calls, checks)
-                    weight[h] = w
-                if s == now:
-                    total += w
-                    ahead += w * ((mine > rank) + 0.5 * (mine == rank))
+                mine = _rank(sums, masks, offs, look, flush)
+                for h in range(count):
+                    if alive[h]:
+                        w = weight[h]
+                        total += w
+                        ahead += w * ((mine > ranks[h]) + 0.5 * (mine == ranks[h]))
         out[row, 0] = ahead / total
         out[row, 1] = total / live
 
@@ -260,6 +247,7 @@ def ranged_strengths(
     preflop_pct: npt.NDArray[np.floating],
     *,
     counts: npt.NDArray[np.int64] | None = None,
+    boards: BoardRanks | None = None,
 ) -> npt.NDArray[np.float64]:
     """``(rows, RANGE_FEATURES)``: each row's strength against the generic range and its weight.
 
@@ -272,6 +260,8 @@ def ranged_strengths(
         preflop_pct: ``(1326,)`` every holding's pre-flop strength percentile, in ``HOLDINGS``
             order (``percentiles`` of an equity table).
         counts: ``action_counts(history)`` when the caller has it already.
+        boards: The memo of boards' holding ranks to use (default: the process's, see
+            ``shared_board_ranks``).
 
     Raises:
         ValueError: on mismatched shapes, a street outside 0..3, or a card id outside 0..51
@@ -295,23 +285,16 @@ def ranged_strengths(
     # Cards after the row's street are not the player's to see: the kernel reads the
     # street's cards only (and checks that they are dealt).
     known = np.concatenate([hole_array, board_array], axis=1)
+    memo = shared_board_ranks() if boards is None else boards
     out = np.empty((rows, RANGE_FEATURES))
-    e = kernel_constants()
     _ranged_rows(
         readonly(known, np.int64),
         readonly(streets, np.int64),
         action_counts(log) if counts is None else _checked_counts(counts, rows),
         readonly(preflop_pct, np.float64),
-        e.card_keys,
-        e.flush_keys,
-        e.holdings,
-        e.pair_index,
-        e.holding_keys,
-        e.holding_flush,
-        e.wide_offs,
-        e.wide_look,
-        e.wide_flush,
-        _t.NUM_RANKS,
+        kernel_constants().pair_index,
+        memo.arrays,
+        memo.constants(),
         out,
     )
     return out

@@ -1,5 +1,6 @@
 """Hand strength against a generic range: HS1 when nobody acted, a plain re-computation of the
-weights otherwise, and the direction actions move it."""
+weights otherwise, and the direction actions move it; the memo of holdings' ranks by board it
+reads: the evaluator's ranks and their places, whatever it forgot."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import numpy as np
 import pytest
 
 from agents.strength.batched import hand_strengths
+from agents.strength.board_ranks import DEAD, BoardRanks
 from agents.strength.holdings import HOLDINGS, PAIR_INDEX
 from agents.strength.ranged import action_counts, percentiles, ranged_strengths
 from envs.evaluator import evaluate
@@ -146,3 +148,76 @@ def test_percentiles_count_ties_half() -> None:
     np.testing.assert_allclose(
         percentiles(np.array([3.0, 1.0, 3.0, 2.0])), [5 / 6, 0, 5 / 6, 1 / 3]
     )
+
+
+def expected_ranks(board: np.ndarray) -> np.ndarray:
+    ranks = np.full(len(HOLDINGS), DEAD)
+    live = [h for h, (a, b) in enumerate(HOLDINGS) if a not in board and b not in board]
+    cards = np.array([[*HOLDINGS[h], *board] for h in live])
+    ranks[live] = evaluate(cards)
+    return ranks
+
+
+def test_slots_hold_the_evaluators_ranks_and_their_places_for_each_street() -> None:
+    rng = np.random.default_rng(21)
+    board = np.array([rng.permutation(52)[:5] for _ in range(20)])
+    memo = BoardRanks(slots=100)
+    for width in (3, 4, 5):
+        slots = memo.slots(board, np.full(20, width))
+        for row, slot in enumerate(slots):
+            ranks = memo.ranks[slot]
+            np.testing.assert_array_equal(ranks, expected_ranks(board[row, :width]))
+            live = ranks != DEAD
+            distinct = np.unique(ranks[live])
+            assert memo.sizes[slot] == len(distinct)
+            np.testing.assert_array_equal(memo.dense[slot][~live], DEAD)
+            np.testing.assert_array_equal(distinct[memo.dense[slot][live]], ranks[live])
+
+
+def test_a_flop_in_any_order_is_one_board_and_a_known_board_is_not_ranked_again() -> None:
+    board = np.array([[5, 17, 30, NO_CARD, NO_CARD], [30, 5, 17, NO_CARD, NO_CARD]])
+    memo = BoardRanks(slots=4)
+    first = memo.slots(board, [3, 3])
+    assert first[0] == first[1]
+    memo.ranks[first[0], 0] = 12345  # a memo answers from what it holds
+    again = memo.slots(board[:1], [3])
+    assert again[0] == first[0] and memo.ranks[again[0], 0] == 12345
+    turn = memo.slots(np.array([[5, 17, 30, 40, NO_CARD]]), [4])
+    assert turn[0] != first[0]
+
+
+def test_a_full_memo_forgets_and_still_answers_right() -> None:
+    rng = np.random.default_rng(22)
+    board = np.array([rng.permutation(52)[:5] for _ in range(12)])
+    memo = BoardRanks(slots=3)
+    for row in range(12):
+        for width in (3, 4, 5):
+            (slot,) = memo.slots(board[row : row + 1], [width])
+            np.testing.assert_array_equal(memo.ranks[slot], expected_ranks(board[row, :width]))
+    # Row 0's river, then three other boards: a memo of three slots forgets on the way, and a
+    # slot it reuses must not answer for row 0.
+    (first,) = memo.slots(board[:1], [5])
+    memo.ranks[first, 0] = 12345
+    for row in (1, 2, 3):
+        memo.slots(board[row : row + 1], [5])
+    (again,) = memo.slots(board[:1], [5])
+    np.testing.assert_array_equal(memo.ranks[again], expected_ranks(board[0]))
+
+
+def test_bad_boards_are_refused() -> None:
+    with pytest.raises(ValueError, match="distinct card ids"):
+        BoardRanks(slots=3).slots(np.array([[5, 5, 30, NO_CARD, NO_CARD]]), [3])
+    with pytest.raises(ValueError, match="distinct card ids"):
+        BoardRanks(slots=3).slots(np.array([[5, 6, 30, NO_CARD, NO_CARD]]), [4])
+    with pytest.raises(ValueError, match="3 to 5"):
+        BoardRanks(slots=3).slots(np.array([[5, 6, 30, 31, 32]]), [2])
+    with pytest.raises(ValueError, match="slots"):
+        BoardRanks(slots=0)
+
+
+def test_range_strengths_do_not_depend_on_the_memo_size() -> None:
+    hole, board, street = deals(60, 23)
+    history = random_history(street, 24)
+    shared = ranged_strengths(hole, board, street, history, PREFLOP)
+    small = ranged_strengths(hole, board, street, history, PREFLOP, boards=BoardRanks(slots=5))
+    np.testing.assert_array_equal(shared, small)

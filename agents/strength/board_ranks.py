@@ -1,0 +1,189 @@
+"""Every holding's showdown rank on a board, and its place among the board's distinct ranks,
+remembered by board.
+
+Strength against a range (``agents.strength.ranged``) needs the rank of all 1,326 holdings on
+the board of each street the hand has seen. A table asks for the same boards again at each of
+its later decisions in the hand, and on a river decision for the flop's and the turn's boards
+too, so ranking them once per board and keeping the result removes most of that work. The
+dense places (at most 1,326 distinct ranks on a board instead of 7,462 in all) let a caller
+count, for each live holding, the live ones ranked below it with a histogram of that size.
+
+``BoardRanks`` keeps them in ``(slots, 1326)`` arrays and finds a board's slot with an
+open-addressing hash table, all inside compiled code (``board_slot``), so that a call of a few
+rows costs no Python work per board. When every slot is taken it forgets everything and starts
+again (a memo forgets, it never answers wrongly); a caller uses a slot before asking for the
+next one, so forgetting between two requests is safe.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from agents.jit import readonly, uncached_kernel
+from agents.strength.batched import _rank
+from agents.strength.holdings import HOLDINGS
+from agents.strength.street_constants import kernel_constants
+from envs import _evaluator_tables as _t
+from envs.evaluator import KEY_INIT
+from envs.validation import whole_number
+
+__all__ = ["DEAD", "BoardRanks", "board_slot", "shared_board_ranks"]
+
+DEAD = -1
+"""The rank (and place) of a holding that shares a card with the board (it cannot be held)."""
+
+_EMPTY = -1
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+"""Fibonacci hashing's multiplier (2**64 over the golden ratio): spreads nearby keys."""
+
+
+@uncached_kernel
+def _fill(cards: np.ndarray, slot: int, memo: tuple[Any, ...], constants: tuple[Any, ...]) -> None:
+    _, _, _, ranks, dense, sizes, present, index = memo
+    card_keys, flush_keys, holdings, holding_keys, holding_flush, offs, look, flush = constants
+    on_board = np.zeros(52, dtype=np.bool_)
+    sums = KEY_INIT
+    masks = 0
+    for card in cards:
+        on_board[card] = True
+        sums += card_keys[card]
+        masks += flush_keys[card]
+    present[:] = False
+    for h in range(holdings.shape[0]):
+        if on_board[holdings[h, 0]] or on_board[holdings[h, 1]]:
+            ranks[slot, h] = DEAD
+        else:
+            rank = _rank(sums + holding_keys[h], masks + holding_flush[h], offs, look, flush)
+            ranks[slot, h] = rank
+            present[rank] = True
+    distinct = 0
+    for rank in range(present.shape[0]):
+        index[rank] = distinct
+        distinct += present[rank]
+    for h in range(holdings.shape[0]):
+        dense[slot, h] = DEAD if ranks[slot, h] == DEAD else index[ranks[slot, h]]
+    sizes[slot] = distinct
+
+
+@uncached_kernel
+def _bits(size: int) -> int:
+    bits = 0
+    while (1 << bits) < size:
+        bits += 1
+    return bits
+
+
+@uncached_kernel
+def board_slot(cards: np.ndarray, memo: tuple[Any, ...], constants: tuple[Any, ...]) -> int:
+    """The slot of the board ``cards`` (3 to 5 distinct ids 0..51, any order) in ``memo``
+    (``BoardRanks.arrays``), ranking it first if the memo does not hold it; ``constants`` are
+    ``BoardRanks.constants()``."""
+    table, slot_of, used, ranks, _, _, _, _ = memo
+    if not 3 <= cards.shape[0] <= 5:
+        raise ValueError("a board must hold 3 to 5 distinct card ids 0..51")
+    key = np.int64(0)  # the set of cards: the flop's in any order is one board
+    for card in cards:
+        if not 0 <= card < 52 or key & (np.int64(1) << card):
+            raise ValueError("a board must hold 3 to 5 distinct card ids 0..51")
+        key |= np.int64(1) << card
+    mask = table.shape[0] - 1
+    start = np.int64((np.uint64(key) * _GOLDEN) >> np.uint64(64 - _bits(table.shape[0])))
+    probe = start
+    while table[probe] != key and table[probe] != _EMPTY:
+        probe = (probe + 1) & mask
+    if table[probe] == key:
+        return int(slot_of[probe])
+    if used[0] == ranks.shape[0]:
+        table[:] = _EMPTY
+        used[0] = 0
+        probe = start
+    slot = used[0]
+    used[0] += 1
+    table[probe] = key
+    slot_of[probe] = slot
+    _fill(cards, slot, memo, constants)
+    return int(slot)
+
+
+@uncached_kernel
+def _slots_of(
+    boards: np.ndarray, widths: np.ndarray, memo: tuple[Any, ...], constants: tuple[Any, ...]
+) -> np.ndarray:
+    slots = np.empty(boards.shape[0], dtype=np.int64)
+    for i in range(boards.shape[0]):
+        slots[i] = board_slot(boards[i, : widths[i]], memo, constants)
+    return slots
+
+
+class BoardRanks:
+    """Holdings' ranks and places by board (see the module docstring).
+
+    Args:
+        slots: Boards remembered at most (about 5 kB each).
+    """
+
+    def __init__(self, slots: int = 1 << 14) -> None:
+        self.capacity = whole_number("slots", slots, minimum=1)
+        self.ranks = np.empty((self.capacity, len(HOLDINGS)), dtype=np.int16)
+        """``(slots, 1326)``: each holding's rank on the slot's board (``DEAD`` on it)."""
+        self.dense = np.empty((self.capacity, len(HOLDINGS)), dtype=np.int16)
+        """``(slots, 1326)``: each holding's place among the distinct ranks of the board's
+        holdings, 0 for the lowest (``DEAD`` on the board)."""
+        self.sizes = np.zeros(self.capacity, dtype=np.int64)
+        """``(slots,)``: how many distinct ranks the slot's holdings have."""
+        size = 1 << int(2 * self.capacity - 1).bit_length()  # at most half full
+        self.arrays = (
+            np.full(size, _EMPTY, dtype=np.int64),  # the boards' keys
+            np.zeros(size, dtype=np.int64),  # their slots
+            np.zeros(1, dtype=np.int64),  # slots taken
+            self.ranks,
+            self.dense,
+            self.sizes,
+            np.zeros(_t.NUM_RANKS + 1, dtype=np.bool_),  # scratch: ranks present (1..7462)
+            np.zeros(_t.NUM_RANKS + 1, dtype=np.int64),  # scratch: their places
+        )
+        """What compiled code takes as the memo (``board_slot``)."""
+
+    @staticmethod
+    def constants() -> tuple[Any, ...]:
+        """The evaluator's tables ``board_slot`` takes."""
+        e = kernel_constants()
+        return (
+            e.card_keys,
+            e.flush_keys,
+            e.holdings,
+            e.holding_keys,
+            e.holding_flush,
+            e.wide_offs,
+            e.wide_look,
+            e.wide_flush,
+        )
+
+    def slots(
+        self, boards: npt.NDArray[np.integer], widths: npt.ArrayLike
+    ) -> npt.NDArray[np.int64]:
+        """The slot of each row's board: its first ``widths`` (3 to 5) cards of ``boards``
+        ``(rows, 5)``. A slot holds its board until the memo next forgets, which a call of
+        more boards than slots does on the way.
+
+        Raises:
+            ValueError: on a board without 3 to 5 distinct card ids 0..51.
+        """
+        cards = readonly(boards, np.int64)
+        lengths = readonly(widths, np.int64)
+        if cards.ndim != 2 or cards.shape[1] != 5 or lengths.shape != (len(cards),):
+            raise ValueError(f"need boards (rows, 5) and widths (rows,): {cards.shape}")
+        if ((lengths < 3) | (lengths > 5)).any():
+            raise ValueError("a board must hold 3 to 5 distinct card ids 0..51")
+        result: npt.NDArray[np.int64] = _slots_of(cards, lengths, self.arrays, self.constants())
+        return result
+
+
+@cache
+def shared_board_ranks() -> BoardRanks:
+    """The process's memo: every encoder and evaluation of a process shares its boards."""
+    return BoardRanks()
