@@ -21,7 +21,7 @@ range, not how far a given agent moves it. Each row gives the weighted strength 
 hand against that range (pre-flop: the share of the range's weight with lower pre-flop
 equity, ties half) and the range's weight over its live holdings' count (how narrow it is).
 The holdings' ranks on each street's board come from a memo by board
-(``agents.strength.board_ranks``): a hand's later decisions ask for its earlier boards again.
+(``agents.strength.board_memo``): a hand's later decisions ask for its earlier boards again.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ import numpy.typing as npt
 
 from agents.jit import kernel, readonly, uncached_kernel
 from agents.strength.batched import _mark_known, _rank
-from agents.strength.board_ranks import BoardRanks, board_slot, shared_board_ranks
+from agents.strength.board_memo import BoardRanks, board_slot, shared_board_ranks
 from agents.strength.holdings import HOLDINGS
 from agents.strength.street_constants import kernel_constants
 from envs.rules import Action

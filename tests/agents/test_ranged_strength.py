@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from agents.strength.batched import hand_strengths
-from agents.strength.board_ranks import DEAD, BoardRanks
+from agents.strength.board_memo import DEAD, BoardRanks
 from agents.strength.holdings import HOLDINGS, PAIR_INDEX
 from agents.strength.ranged import action_counts, percentiles, ranged_strengths
 from envs.evaluator import evaluate
