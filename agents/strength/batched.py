@@ -207,19 +207,7 @@ def hand_strengths(
 def _known_strengths(known: npt.NDArray[np.integer]) -> npt.NDArray[np.float64]:
     """HS1 of rows of (two hole cards, board cards, 52 for cards to come)."""
     out = np.empty(len(known), dtype=np.float64)
-    e = kernel_constants()
-    _strength_rows(
-        readonly(known, np.int64),
-        e.card_keys,
-        e.flush_keys,
-        e.holdings,
-        e.holding_keys,
-        e.holding_flush,
-        e.wide_offs,
-        e.wide_look,
-        e.wide_flush,
-        out,
-    )
+    _strength_rows(readonly(known, np.int64), *kernel_constants().holding_ranking(), out)
     return out
 
 

@@ -151,17 +151,7 @@ class BoardRanks:
     @staticmethod
     def constants() -> tuple[Any, ...]:
         """The evaluator's tables ``board_slot`` takes."""
-        e = kernel_constants()
-        return (
-            e.card_keys,
-            e.flush_keys,
-            e.holdings,
-            e.holding_keys,
-            e.holding_flush,
-            e.wide_offs,
-            e.wide_look,
-            e.wide_flush,
-        )
+        return kernel_constants().holding_ranking()
 
     def slots(
         self, boards: npt.NDArray[np.integer], widths: npt.ArrayLike

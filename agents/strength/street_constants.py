@@ -11,7 +11,7 @@ once too."""
 from __future__ import annotations
 
 from functools import cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -22,7 +22,11 @@ from agents.strength.ppotc import FLOP_WEIGHTS, TURN_WEIGHTS
 from agents.strength.ppotc_kernels import CATEGORY_BY_RANK, NEXT_FLOOR
 from envs.evaluator import CARD_KEYS, FLUSH_KEYS, lookup_tables
 
-__all__ = ["KernelConstants", "kernel_constants"]
+__all__ = ["HoldingRanking", "KernelConstants", "kernel_constants"]
+
+_Table = npt.NDArray[Any]
+HoldingRanking = tuple[_Table, _Table, _Table, _Table, _Table, _Table, _Table, _Table]
+"""``KernelConstants.holding_ranking``: eight arrays, in the kernels' order."""
 
 
 class KernelConstants(NamedTuple):
@@ -46,6 +50,21 @@ class KernelConstants(NamedTuple):
     wide_offs: npt.NDArray[np.int64]
     wide_look: npt.NDArray[np.int32]
     wide_flush: npt.NDArray[np.int32]
+
+    def holding_ranking(self) -> HoldingRanking:
+        """What a kernel needs to rank every holding with given cards, in the order the
+        kernels take it: card keys, flush keys, holdings, their keys and flush keys, and the
+        evaluator's widened tables (offsets, look-up, flushes)."""
+        return (
+            self.card_keys,
+            self.flush_keys,
+            self.holdings,
+            self.holding_keys,
+            self.holding_flush,
+            self.wide_offs,
+            self.wide_look,
+            self.wide_flush,
+        )
 
 
 @cache
