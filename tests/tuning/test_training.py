@@ -97,6 +97,27 @@ def test_sb3_adapter_gives_masks_and_terminal_observations() -> None:
     assert ends > 0 and venv.hands >= ends
 
 
+def test_sb3_adapter_without_terminal_observations_plays_the_same_hands() -> None:
+    full, lean = HoldemVecEnv(3, ["rule"]), HoldemVecEnv(3, ["rule"], terminal_observations=False)
+    for venv in (full, lean):
+        venv.seed(9)
+    first = [full.reset(), lean.reset()]
+    assert np.array_equal(*first)
+    ended = 0
+    for _ in range(40):
+        masks = np.stack(full.env_method("action_masks"))
+        actions = (masks * [1, 3, 2]).argmax(axis=1)  # raise when it may, else call
+        obs, rewards, dones, infos = full.step(actions)
+        lean_obs, lean_rewards, lean_dones, lean_infos = lean.step(actions)
+        assert np.array_equal(obs, lean_obs) and np.array_equal(rewards, lean_rewards)
+        assert np.array_equal(dones, lean_dones)
+        for i in np.flatnonzero(dones):
+            assert "terminal_observation" in infos[i]
+            assert lean_infos[i] == {"TimeLimit.truncated": False}
+            ended += 1
+    assert ended > 0
+
+
 def test_policy_agent_plays_legal_actions_and_its_draws_follow_its_generator() -> None:
     venv = HoldemVecEnv(1, ["call"])
     model = MaskablePPO("MlpPolicy", venv, n_steps=16, batch_size=16, seed=0, device="cpu")

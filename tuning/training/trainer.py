@@ -174,6 +174,7 @@ class _Run:
             session_seed=self.segment_seed,
             range_features=config.range_features,
             privileged_critic=config.privileged_critic,
+            terminal_observations=False,  # hands never truncate: PPO would not read them
         )
         self.ceiling = ceiling_of(config.opponents, self.venv.tables.rules)
         # Counted at once, so that a resumption after an interruption gets fresh table seeds.
