@@ -119,6 +119,38 @@ def _factor(q: float, raises: int, calls: int, checks: int) -> float:
     return factor
 
 
+_KEPT = 24
+"""Pre-flop action counts whose holdings' factors a call keeps (a call's rows share few)."""
+_KEPT_KEYS = 8 * 8 * 8
+"""Keys of counts below 8 each: opponents' raises, calls and checks."""
+
+
+@uncached_kernel
+def _preflop_factors(
+    preflop_pct: np.ndarray,
+    raises: int,
+    calls: int,
+    checks: int,
+    seen: np.ndarray,
+    kept: np.ndarray,
+) -> np.ndarray:
+    # Every holding's pre-flop factor for these counts, once per call and counts: it depends
+    # on the holding and the counts alone, and a batch's rows share few counts. ``seen`` maps
+    # a key to its row of ``kept``, its last entry counts the rows taken.
+    key = (raises * 8 + calls) * 8 + checks
+    keyed = max(raises, calls, checks) < 8
+    if keyed and seen[key] >= 0:
+        return kept[seen[key]]
+    taken = seen[-1]
+    factors = kept[taken] if keyed and taken < kept.shape[0] else np.empty(kept.shape[1])
+    for h in range(preflop_pct.shape[0]):
+        factors[h] = _factor(preflop_pct[h], raises, calls, checks)
+    if keyed and taken < kept.shape[0]:
+        seen[key] = taken
+        seen[-1] = taken + 1
+    return factors
+
+
 @uncached_kernel
 def _ranged_rows(
     known: np.ndarray,
@@ -141,6 +173,9 @@ def _ranged_rows(
     weight = np.zeros(count)
     below = np.zeros(count + 1, dtype=np.int64)
     factors = np.zeros(count)
+    seen = np.full(_KEPT_KEYS + 1, -1, dtype=np.int64)
+    seen[-1] = 0
+    kept = np.empty((_KEPT, count))
     for row in range(known.shape[0]):
         now = street[row]
         if not 0 <= now <= 3:
@@ -165,6 +200,7 @@ def _ranged_rows(
         total = 0.0
         ahead = 0.0
         mine_pct = preflop_pct[pair_index[known[row, 0], known[row, 1]]]
+        prior = _preflop_factors(preflop_pct, raises, calls, checks, seen, kept)
         for h in range(count):
             alive[h] = not (dead[holdings[h, 0]] or dead[holdings[h, 1]])
             if not alive[h]:
@@ -173,7 +209,7 @@ def _ranged_rows(
             live += 1
             w = 1.0
             if acted:
-                w *= _factor(preflop_pct[h], raises, calls, checks)
+                w = prior[h]  # 1.0 times the factor: the same float
             weight[h] = w
             if now == 0:
                 total += w
@@ -208,16 +244,19 @@ def _ranged_rows(
                         factors[d] = _factor(
                             (below[d] + 0.5 * (tied - 1)) / scale, raises, calls, checks
                         )
+            if s != now:
                 for h in range(count):
                     if alive[h]:
                         weight[h] *= factors[dense[h]]
-            if s == now:
-                mine = _rank(sums, masks, offs, look, flush)
-                for h in range(count):
-                    if alive[h]:
-                        w = weight[h]
-                        total += w
-                        ahead += w * ((mine > ranks[h]) + 0.5 * (mine == ranks[h]))
+                continue
+            # The row's street: its factors and the sums in one pass (each weight is the
+            # same product as when it was stored first and read back).
+            mine = _rank(sums, masks, offs, look, flush)
+            for h in range(count):
+                if alive[h]:
+                    w = weight[h] * factors[dense[h]] if acted else weight[h]
+                    total += w
+                    ahead += w * ((mine > ranks[h]) + 0.5 * (mine == ranks[h]))
         out[row, 0] = ahead / total
         out[row, 1] = total / live
 

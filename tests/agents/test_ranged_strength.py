@@ -221,3 +221,29 @@ def test_range_strengths_do_not_depend_on_the_memo_size() -> None:
     shared = ranged_strengths(hole, board, street, history, PREFLOP)
     small = ranged_strengths(hole, board, street, history, PREFLOP, boards=BoardRanks(slots=5))
     np.testing.assert_array_equal(shared, small)
+
+
+def test_a_batch_of_many_pre_flop_counts_equals_its_rows_one_by_one() -> None:
+    # More distinct pre-flop counts than a call keeps factors for, some of them 8 and over
+    # (many opponents' calls at a full table): each row as if it were alone, to the bit.
+    hole, board, street = deals(120, 31)
+    rng = np.random.default_rng(32)
+    history = -np.ones((120, 40, 4), dtype=np.int64)
+    for row in range(120):
+        for entry in range(rng.integers(0, 20)):
+            action = Action.RAISE if rng.random() < 0.3 else Action.CALL
+            history[row, entry] = (0, rng.integers(1, 9), action, 0)
+    counts = action_counts(history)[:, 0]
+    assert len({tuple(c) for c in counts}) > 24 and (counts >= 8).any()
+    batch = ranged_strengths(hole, board, street, history, PREFLOP)
+    alone = [
+        ranged_strengths(
+            hole[i : i + 1], board[i : i + 1], street[i : i + 1], history[i : i + 1], PREFLOP
+        )[0]
+        for i in range(120)
+    ]
+    np.testing.assert_array_equal(batch, alone)
+    expected = [
+        reference(hole[i], board[i], int(street[i]), history[i]) for i in range(0, 120, 10)
+    ]
+    np.testing.assert_allclose(batch[::10], expected, rtol=1e-12, atol=0)
