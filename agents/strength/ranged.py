@@ -140,9 +140,12 @@ def _preflop_factors(
     key = (raises * 8 + calls) * 8 + checks
     keyed = max(raises, calls, checks) < 8
     if keyed and seen[key] >= 0:
-        return kept[seen[key]]
+        found: np.ndarray = kept[seen[key]]
+        return found
     taken = seen[-1]
-    factors = kept[taken] if keyed and taken < kept.shape[0] else np.empty(kept.shape[1])
+    factors: np.ndarray = (
+        kept[taken] if keyed and taken < kept.shape[0] else np.empty(kept.shape[1])
+    )
     for h in range(preflop_pct.shape[0]):
         factors[h] = _factor(preflop_pct[h], raises, calls, checks)
     if keyed and taken < kept.shape[0]:
