@@ -104,7 +104,8 @@ wrap(features, "hand_strengths", "features: hand strength")
 wrap(sampled_equity, "hand_strengths", "features: hand strength")
 wrap(sampled_equity.EquityEstimator, "equity", "features: equity")
 wrap(policy, "hand_strengths", "features: hand strength")
-wrap(features, "ranged_strengths", "features: range")
+wrap(features, "ranged_strengths", "features: range")  # trees before the next line's function
+wrap(features, "ranged_and_hand_strengths", "features: range (and HS1)")
 
 tables_init = vector_env.LimitHoldemVectorEnv.__init__
 

@@ -46,6 +46,7 @@ __all__ = [
     "RANGE_FEATURES",
     "action_counts",
     "percentiles",
+    "ranged_and_hand_strengths",
     "ranged_strengths",
 ]
 
@@ -221,6 +222,8 @@ def _ranged_rows(
                 # leaves the sum as it is.
                 ahead += w * ((mine_pct > theirs) + 0.5 * (mine_pct == theirs))
         scale = max(live - 1, 1)
+        beaten = 0
+        level = 0
         for s in range(1, now + 1):
             raises, calls, checks = (
                 counts[row, s, OPPONENT_RAISES],
@@ -260,8 +263,12 @@ def _ranged_rows(
                     w = weight[h] * factors[dense[h]] if acted else weight[h]
                     total += w
                     ahead += w * ((mine > ranks[h]) + 0.5 * (mine == ranks[h]))
+                    beaten += mine > ranks[h]
+                    level += mine == ranks[h]
         out[row, 0] = ahead / total
         out[row, 1] = total / live
+        # HS1 as ``agents.strength.batched.hand_strengths`` computes it, from the same ranks.
+        out[row, 2] = (beaten + 0.5 * level) / live if now else 0.0
 
 
 def percentiles(values: npt.NDArray[np.floating]) -> npt.NDArray[np.float64]:
@@ -291,7 +298,28 @@ def ranged_strengths(
     counts: npt.NDArray[np.int64] | None = None,
     boards: BoardRanks | None = None,
 ) -> npt.NDArray[np.float64]:
-    """``(rows, RANGE_FEATURES)``: each row's strength against the generic range and its weight.
+    """``(rows, RANGE_FEATURES)``: each row's strength against the generic range and its
+    weight; the arguments and errors of ``ranged_and_hand_strengths``."""
+    ranged, _ = ranged_and_hand_strengths(
+        hole, board, street, history, preflop_pct, counts=counts, boards=boards
+    )
+    return ranged
+
+
+def ranged_and_hand_strengths(
+    hole: npt.NDArray[np.integer],
+    board: npt.NDArray[np.integer],
+    street: npt.NDArray[np.integer],
+    history: npt.NDArray[np.integer],
+    preflop_pct: npt.NDArray[np.floating],
+    *,
+    counts: npt.NDArray[np.int64] | None = None,
+    boards: BoardRanks | None = None,
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """``(rows, RANGE_FEATURES)``: each row's strength against the generic range and its weight;
+    and ``(rows,)``: each row's HS1 on its street's board, 0.0 pre-flop (what
+    ``agents.strength.batched.hand_strengths`` gives with ``board_len``, to the bit: the
+    kernel ranks the board's holdings anyway).
 
     Args:
         hole: ``(rows, 2)`` the player's cards, 0..51.
@@ -328,7 +356,7 @@ def ranged_strengths(
     # street's cards only (and checks that they are dealt).
     known = np.concatenate([hole_array, board_array], axis=1)
     memo = shared_board_ranks() if boards is None else boards
-    out = np.empty((rows, RANGE_FEATURES))
+    out = np.empty((rows, RANGE_FEATURES + 1))
     _ranged_rows(
         readonly(known, np.int64),
         readonly(streets, np.int64),
@@ -339,4 +367,4 @@ def ranged_strengths(
         memo.constants(),
         out,
     )
-    return out
+    return out[:, :RANGE_FEATURES], out[:, RANGE_FEATURES]

@@ -10,7 +10,12 @@ import pytest
 from agents.strength.batched import hand_strengths
 from agents.strength.board_memo import DEAD, BoardRanks
 from agents.strength.holdings import HOLDINGS, PAIR_INDEX
-from agents.strength.ranged import action_counts, percentiles, ranged_strengths
+from agents.strength.ranged import (
+    action_counts,
+    percentiles,
+    ranged_and_hand_strengths,
+    ranged_strengths,
+)
 from envs.evaluator import evaluate
 from envs.observation import NO_CARD
 from envs.rules import Action
@@ -247,3 +252,12 @@ def test_a_batch_of_many_pre_flop_counts_equals_its_rows_one_by_one() -> None:
         reference(hole[i], board[i], int(street[i]), history[i]) for i in range(0, 120, 10)
     ]
     np.testing.assert_allclose(batch[::10], expected, rtol=1e-12, atol=0)
+
+
+def test_its_hs1_is_hand_strengths_to_the_bit() -> None:
+    hole, board, street = deals(400, 41)
+    history = random_history(street, 42)
+    _, hs1 = ranged_and_hand_strengths(hole, board, street, history, PREFLOP)
+    expected = hand_strengths(hole, board, np.array(WIDTH)[street])
+    np.testing.assert_array_equal(hs1, expected)
+    assert (hs1[street == 0] == 0.0).all() and (hs1[street > 0] > 0.0).any()

@@ -55,7 +55,7 @@ from agents.strength.ranged import (
     RANGE_FEATURES,
     action_counts,
     percentiles,
-    ranged_strengths,
+    ranged_and_hand_strengths,
 )
 from envs.cards import DECK_SIZE
 from envs.observation import NO_CARD
@@ -224,22 +224,32 @@ class FeatureEncoder:
         out[:, self.blocks["betting"]] = self._betting(counts)
 
         power = np.maximum(opponents_in, 1)
-        hs, equity = self._strengths(hole, board, (board != NO_CARD).sum(axis=1))
+        known_hs = None
+        if self._pct is not None:
+            ranged, known_hs = ranged_and_hand_strengths(
+                hole, board, street, history, self._pct, counts=counts
+            )
+        hs, equity = self._strengths(hole, board, (board != NO_CARD).sum(axis=1), known_hs)
         out[:, at["hand_strength"]] = hs
         out[:, at["hand_strength"] + 1] = hs**power
         out[:, at["equity"]] = equity
         out[:, at["equity"] + 1] = equity**power
         if self._pct is not None:
-            ranged = ranged_strengths(hole, board, street, history, self._pct, counts=counts)
             out[:, at["range"]] = ranged[:, 0]
             out[:, at["range"] + 1] = ranged[:, 0] ** power
             out[:, at["range"] + 2] = ranged[:, 1]
         return out
 
     def _strengths(
-        self, hole: npt.NDArray[np.int64], board: npt.NDArray[np.int64], board_len: Ints
+        self,
+        hole: npt.NDArray[np.int64],
+        board: npt.NDArray[np.int64],
+        board_len: Ints,
+        known_hs: Floats | None = None,
     ) -> tuple[Floats, Floats]:
-        """Hand strength and equity of every row, from the memo where it knows the cards."""
+        """Hand strength and equity of every row, from the memo where it knows the cards;
+        ``known_hs``, every row's HS1 when the caller has it (the range block ranks the
+        board's holdings anyway), saves ranking them again for the rows the memo lacks."""
         hs = np.zeros(len(hole))
         equity = np.zeros(len(hole))
         preflop = board_len == 0
@@ -253,7 +263,11 @@ class FeatureEncoder:
         missing = np.flatnonzero(~found)
         if missing.size:
             new = rows[missing]
-            strength = hand_strengths(hole[new], board[new], board_len[new])
+            strength = (
+                hand_strengths(hole[new], board[new], board_len[new])
+                if known_hs is None
+                else known_hs[new]
+            )
             fresh = np.stack([strength, strength], axis=1)  # on the river, equity is HS1
             early = np.flatnonzero(board_len[new] < 5)
             fresh[early, 1] = self._equity.equity(
