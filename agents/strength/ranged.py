@@ -179,7 +179,7 @@ def _ranged_rows(
     factors = np.zeros(count)
     seen = np.full(_KEPT_KEYS + 1, -1, dtype=np.int64)
     seen[-1] = 0
-    kept = np.empty((_KEPT, count))
+    kept = np.empty((min(_KEPT, known.shape[0]), count))  # a row has one set of counts
     for row in range(known.shape[0]):
         now = street[row]
         if not 0 <= now <= 3:
