@@ -101,6 +101,7 @@ wrap(vector_env.LimitHoldemVectorEnv, "reset", "env: engine, deals, observations
 wrap(vector_env.LimitHoldemVectorEnv, "step_batched", "env: engine, deals, observations")
 wrap(features.FeatureEncoder, "encode", "features: the rest")
 wrap(features, "hand_strengths", "features: hand strength")
+wrap(features, "hand_strengths_on_boards", "features: hand strength")
 wrap(sampled_equity, "hand_strengths", "features: hand strength")
 wrap(sampled_equity.EquityEstimator, "equity", "features: equity")
 wrap(policy, "hand_strengths", "features: hand strength")

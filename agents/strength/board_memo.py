@@ -31,7 +31,7 @@ from envs import _evaluator_tables as _t
 from envs.evaluator import KEY_INIT
 from envs.validation import whole_number
 
-__all__ = ["DEAD", "BoardRanks", "board_slot", "shared_board_ranks"]
+__all__ = ["DEAD", "BoardRanks", "board_slot", "hand_strengths_on_boards", "shared_board_ranks"]
 
 DEAD = -1
 """The rank (and place) of a holding that shares a card with the board (it cannot be held)."""
@@ -171,6 +171,90 @@ class BoardRanks:
             raise ValueError("a board must hold 3 to 5 distinct card ids 0..51")
         result: npt.NDArray[np.int64] = _slots_of(cards, lengths, self.arrays, self.constants())
         return result
+
+
+@uncached_kernel
+def _strengths_from_slots(
+    hole: np.ndarray,
+    boards: np.ndarray,
+    widths: np.ndarray,
+    memo: tuple[Any, ...],
+    constants: tuple[Any, ...],
+    out: np.ndarray,
+) -> None:
+    # agents.strength.batched's HS1 loop, with the holdings' ranks read from the memo: the
+    # same counts, so the same float.
+    card_keys, flush_keys, holdings, _, _, offs, look, flush = constants
+    board_ranks = memo[3]
+    held = np.zeros(52, dtype=np.bool_)
+    for row in range(hole.shape[0]):
+        width = widths[row]
+        if width == 0:
+            out[row] = 0.0
+            continue
+        slot = board_slot(boards[row, :width], memo, constants)
+        first, second = hole[row, 0], hole[row, 1]
+        held[:] = False
+        held[first] = True
+        held[second] = True
+        sums = KEY_INIT + card_keys[first] + card_keys[second]
+        masks = flush_keys[first] + flush_keys[second]
+        for j in range(width):
+            card = boards[row, j]
+            if held[card]:
+                raise ValueError("a hole card is on the board")
+            sums += card_keys[card]
+            masks += flush_keys[card]
+        mine = _rank(sums, masks, offs, look, flush)
+        ranks = board_ranks[slot]
+        ahead = 0
+        tied = 0
+        total = 0
+        for h in range(holdings.shape[0]):
+            theirs = ranks[h]
+            if theirs == DEAD:
+                continue
+            if held[holdings[h, 0]] or held[holdings[h, 1]]:
+                continue
+            total += 1
+            if theirs < mine:
+                ahead += 1
+            elif theirs == mine:
+                tied += 1
+        out[row] = (ahead + 0.5 * tied) / total
+
+
+def hand_strengths_on_boards(
+    hole: npt.NDArray[np.integer],
+    board: npt.NDArray[np.integer],
+    board_len: npt.NDArray[np.integer],
+    boards: BoardRanks | None = None,
+) -> npt.NDArray[np.float64]:
+    """``agents.strength.batched.hand_strengths`` with ``board_len`` (HS1 on each row's first
+    ``board_len`` board cards, 0.0 for 0), to the bit, from the memo's ranks: cheaper when
+    the memo holds the boards already (another encoder of the same tables ranked them).
+
+    Raises:
+        ValueError: on other shapes, board lengths other than 0, 3, 4 and 5, a card id
+            outside 0..51 or a hole card on the board.
+    """
+    hole_array = readonly(hole, np.int64)
+    board_array = readonly(board, np.int64)
+    widths = readonly(board_len, np.int64)
+    rows = len(hole_array)
+    if hole_array.shape != (rows, 2) or board_array.shape != (rows, 5) or widths.shape != (rows,):
+        raise ValueError(
+            "need hole (rows, 2), board (rows, 5) and board_len (rows,): "
+            f"{hole_array.shape}, {board_array.shape}, {widths.shape}"
+        )
+    if not np.isin(widths, (0, 3, 4, 5)).all():
+        raise ValueError(f"board lengths must be 0, 3, 4 or 5, got {np.unique(widths)}")
+    if ((hole_array < 0) | (hole_array > 51)).any():
+        raise ValueError("card ids must lie in 0..51")
+    memo = shared_board_ranks() if boards is None else boards
+    out = np.empty(rows)
+    _strengths_from_slots(hole_array, board_array, widths, memo.arrays, memo.constants(), out)
+    return out
 
 
 @cache

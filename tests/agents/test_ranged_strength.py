@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from agents.strength.batched import hand_strengths
-from agents.strength.board_memo import DEAD, BoardRanks
+from agents.strength.board_memo import DEAD, BoardRanks, hand_strengths_on_boards
 from agents.strength.holdings import HOLDINGS, PAIR_INDEX
 from agents.strength.ranged import (
     action_counts,
@@ -261,3 +261,27 @@ def test_its_hs1_is_hand_strengths_to_the_bit() -> None:
     expected = hand_strengths(hole, board, np.array(WIDTH)[street])
     np.testing.assert_array_equal(hs1, expected)
     assert (hs1[street == 0] == 0.0).all() and (hs1[street > 0] > 0.0).any()
+
+
+def test_hs1_from_the_memo_is_hand_strengths_to_the_bit() -> None:
+    hole, board, street = deals(400, 51)
+    widths = np.array(WIDTH)[street]
+    expected = hand_strengths(hole, board, widths)
+    memo = BoardRanks(slots=7)  # forgets inside the call
+    np.testing.assert_array_equal(hand_strengths_on_boards(hole, board, widths, memo), expected)
+    np.testing.assert_array_equal(hand_strengths_on_boards(hole, board, widths), expected)
+
+
+def test_hs1_from_the_memo_refuses_bad_rows() -> None:
+    hole, board, street = deals(4, 52)
+    widths = np.array(WIDTH)[street]
+    with pytest.raises(ValueError, match="board lengths"):
+        hand_strengths_on_boards(hole, board, np.array([0, 1, 3, 5]))
+    with pytest.raises(ValueError, match="need hole"):
+        hand_strengths_on_boards(hole[:, :1], board, widths)
+    clash = board.copy()
+    clash[:, 0] = hole[:, 0]
+    with pytest.raises(ValueError, match="hole card is on the board"):
+        hand_strengths_on_boards(hole, clash, np.full(4, 3))
+    with pytest.raises(ValueError, match="3 to 5 distinct"):
+        hand_strengths_on_boards(hole, np.full((4, 5), 52), np.full(4, 3))

@@ -11,7 +11,7 @@ from envs.batched.views import decision_batch
 from envs.cards import parse_cards
 from envs.game import Hand
 from envs.holdem_env import LimitHoldemEnv
-from envs.observation import encode_view
+from envs.observation import NO_CARD, encode_view
 from envs.rules import Action, Rules
 from envs.view import PlayerView
 from tuning.training.ceiling import Ceiling, CeilingKind, best_response_value, fraction_of
@@ -186,6 +186,18 @@ def test_features_from_the_memo_equal_the_recomputed_ones() -> None:
     tiny._memo = StrengthMemo(bits=4)  # too small for a batch: never remembers
     np.testing.assert_array_equal(again, first)
     np.testing.assert_array_equal(tiny.encode(batch), first)
+
+
+def test_hand_strength_from_the_shared_boards_equals_the_recomputed_one() -> None:
+    observations = _observations(["random", "call"], 200, seed=5)
+    batch = {key: np.stack([np.asarray(o[key]) for o in observations]) for key in observations[0]}
+    rows = []
+    for shared in (False, True):
+        encoder = FeatureEncoder(Rules(num_seats=3), shared_boards=shared)
+        encoder._memo = StrengthMemo()  # every post-flop row computed, none remembered
+        rows.append(encoder.encode(batch))
+    assert (batch["board"][:, 0] != NO_CARD).sum() > 50
+    np.testing.assert_array_equal(rows[1], rows[0])
 
 
 def test_a_learner_with_range_features_plays_with_them_in_both_engines() -> None:

@@ -47,6 +47,7 @@ import numpy.typing as npt
 
 from agents.jit import kernel, readonly
 from agents.strength.batched import hand_strengths
+from agents.strength.board_memo import hand_strengths_on_boards
 from agents.strength.ranged import (
     CALLS,
     CHECKS,
@@ -145,9 +146,13 @@ class FeatureEncoder:
     one observation of ``LimitHoldemEnv``.
     """
 
-    def __init__(self, rules: Rules, *, ranged: bool = False) -> None:
+    def __init__(self, rules: Rules, *, ranged: bool = False, shared_boards: bool = False) -> None:
         self.rules = rules
         self.ranged = ranged
+        self.shared_boards = shared_boards
+        """Hand strength from the process's memo of boards (``agents.strength.board_memo``):
+        the same numbers, cheaper when another encoder of the same tables ranked the boards
+        (the privileged critic's, beside the range features); dearer when none did."""
         n = rules.num_seats
         sizes = {
             "ranks": 2 * _RANKS,
@@ -263,11 +268,12 @@ class FeatureEncoder:
         missing = np.flatnonzero(~found)
         if missing.size:
             new = rows[missing]
-            strength = (
-                hand_strengths(hole[new], board[new], board_len[new])
-                if known_hs is None
-                else known_hs[new]
-            )
+            if known_hs is not None:
+                strength = known_hs[new]
+            elif self.shared_boards:
+                strength = hand_strengths_on_boards(hole[new], board[new], board_len[new])
+            else:
+                strength = hand_strengths(hole[new], board[new], board_len[new])
             fresh = np.stack([strength, strength], axis=1)  # on the river, equity is HS1
             early = np.flatnonzero(board_len[new] < 5)
             fresh[early, 1] = self._equity.equity(

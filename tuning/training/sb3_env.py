@@ -71,7 +71,11 @@ class HoldemVecEnv(VecEnv):
         self.session_seed = session_seed
         self.tables = LimitHoldemVectorEnv(num_envs, opponents, rules=rules)
         self.encoder = FeatureEncoder(self.tables.rules, ranged=range_features)
-        self.critic_encoder = FeatureEncoder(self.tables.rules) if privileged_critic else None
+        self.critic_encoder = (
+            FeatureEncoder(self.tables.rules, shared_boards=range_features)
+            if privileged_critic
+            else None
+        )
         self.public_size = self.encoder.size
         width = self.public_size
         if self.critic_encoder is not None:
