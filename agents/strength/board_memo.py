@@ -178,49 +178,48 @@ def _strengths_from_slots(
     hole: np.ndarray,
     boards: np.ndarray,
     widths: np.ndarray,
+    pair_index: np.ndarray,
     memo: tuple[Any, ...],
     constants: tuple[Any, ...],
     out: np.ndarray,
 ) -> None:
-    # agents.strength.batched's HS1 loop, with the holdings' ranks read from the memo: the
-    # same counts, so the same float.
-    card_keys, flush_keys, holdings, _, _, offs, look, flush = constants
+    # agents.strength.batched's HS1 counts, from the memo's ranks: every holding off the
+    # board in one branch-free pass, then the 2 x (52 - width - 2) + 1 through a hole card
+    # taken off. The same counts, so the same float.
     board_ranks = memo[3]
-    held = np.zeros(52, dtype=np.bool_)
+    on_board = np.zeros(52, dtype=np.bool_)
     for row in range(hole.shape[0]):
         width = widths[row]
         if width == 0:
             out[row] = 0.0
             continue
         slot = board_slot(boards[row, :width], memo, constants)
-        first, second = hole[row, 0], hole[row, 1]
-        held[:] = False
-        held[first] = True
-        held[second] = True
-        sums = KEY_INIT + card_keys[first] + card_keys[second]
-        masks = flush_keys[first] + flush_keys[second]
+        on_board[:] = False
         for j in range(width):
-            card = boards[row, j]
-            if held[card]:
-                raise ValueError("a hole card is on the board")
-            sums += card_keys[card]
-            masks += flush_keys[card]
-        mine = _rank(sums, masks, offs, look, flush)
+            on_board[boards[row, j]] = True
+        first, second = hole[row, 0], hole[row, 1]
+        if on_board[first] or on_board[second]:
+            raise ValueError("a hole card is on the board")
         ranks = board_ranks[slot]
+        mine = ranks[pair_index[first, second]]
         ahead = 0
         tied = 0
         total = 0
-        for h in range(holdings.shape[0]):
+        for h in range(ranks.shape[0]):
             theirs = ranks[h]
-            if theirs == DEAD:
+            total += theirs != DEAD
+            ahead += (theirs != DEAD) & (theirs < mine)
+            tied += theirs == mine
+        for card in range(52):
+            if on_board[card]:
                 continue
-            if held[holdings[h, 0]] or held[holdings[h, 1]]:
-                continue
-            total += 1
-            if theirs < mine:
-                ahead += 1
-            elif theirs == mine:
-                tied += 1
+            for held in (first, second):
+                if card == held or (held == second and card == first):
+                    continue  # the hole itself is taken off once, with first
+                theirs = ranks[pair_index[held, card]]
+                total -= 1
+                ahead -= theirs < mine
+                tied -= theirs == mine
         out[row] = (ahead + 0.5 * tied) / total
 
 
@@ -253,7 +252,15 @@ def hand_strengths_on_boards(
         raise ValueError("card ids must lie in 0..51")
     memo = shared_board_ranks() if boards is None else boards
     out = np.empty(rows)
-    _strengths_from_slots(hole_array, board_array, widths, memo.arrays, memo.constants(), out)
+    _strengths_from_slots(
+        hole_array,
+        board_array,
+        widths,
+        kernel_constants().pair_index,
+        memo.arrays,
+        memo.constants(),
+        out,
+    )
     return out
 
 
