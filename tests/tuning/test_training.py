@@ -237,29 +237,46 @@ def test_cli_trains_and_reports_errors(tmp_path: Path, capsys: pytest.CaptureFix
 
 
 @pytest.mark.parametrize(
-    ("option", "extra", "copies"),
+    ("flag", "option", "value", "extra", "copies"),
     [
-        ("range_features", 3, 1),  # the range block: three more features
-        ("privileged_critic", 0, 2),  # the critic's row: the learner's and the opponent's
+        ("--plain-features", "range_features", False, 0, 1),  # no range block
+        # The critic's row: the learner's (with the range block) and the opponent's.
+        ("--privileged-critic", "privileged_critic", True, 3, 2),
     ],
 )
 def test_a_run_with_an_option_saves_it_and_plays_back(
-    tmp_path: Path, option: str, extra: int, copies: int
+    tmp_path: Path, flag: str, option: str, value: bool, extra: int, copies: int
 ) -> None:
     run_dir = tmp_path / option
     args = ["train", "--opponents", "bpp", "--steps", "64", "--seed", "0", "--quiet"]
     args += ["--run-dir", str(run_dir), "--num-envs", "1", "--eval-hands", "20"]
     args += ["--final-eval-hands", "20", "--eval-every", "64", "--batch-size", "64"]
-    assert main([*args, "--" + option.replace("_", "-")]) == 0
+    assert main([*args, flag]) == 0
     config = TrainConfig.load(run_dir / "config.json")
-    assert getattr(config, option) and not getattr(TINY, option)
+    assert getattr(config, option) is value and getattr(TINY, option) is not value
     agent = make_agent(f"ppo:{run_dir}")
     width = agent.model.observation_space.shape[0]
     assert width == copies * FeatureEncoder(Rules()).size + extra
     assert play_match([agent, "bpp"], hands=40, seed=3).results[0].hands == 40
     old = json.loads((run_dir / "config.json").read_text())
     del old[option]  # a run saved before the option: off
-    assert not getattr(TrainConfig.from_dict(old), option)
+    assert getattr(TrainConfig.from_dict(old), option) is False
+
+
+def test_training_defaults_to_the_range_features_in_sessions_and_the_cli_can_undo_both(
+    tmp_path: Path,
+) -> None:
+    assert TINY.range_features and TINY.session_hands == 600
+    args = ["train", "--opponents", "call", "--steps", "64", "--seed", "0", "--quiet"]
+    args += ["--run-dir", str(tmp_path / "one"), "--num-envs", "1", "--eval-hands", "20"]
+    args += ["--final-eval-hands", "20", "--eval-every", "64", "--batch-size", "64"]
+    assert main([*args, "--session-hands", "all", "--plain-features"]) == 0
+    config = TrainConfig.load(tmp_path / "one" / "config.json")
+    assert config.session_hands is None and config.range_features is False
+    assert main([*args, "--plain-features", "--range-features"]) == 2
+    old = json.loads((tmp_path / "one" / "config.json").read_text())
+    del old["session_hands"]  # a run saved before sessions existed: one match per table
+    assert TrainConfig.from_dict(old).session_hands is None
 
 
 def test_the_cli_does_not_import_torch() -> None:
@@ -344,7 +361,9 @@ def test_loki_specific_modelling_learns_what_the_pair_raise_bots_bets_mean(agent
 def test_the_curves_title_names_the_options_a_run_differs_by() -> None:
     from tuning.training.trainer import _title
 
-    plain = _title(TrainConfig(opponents=("bpp",), steps=1, seed=2))
+    plain = _title(
+        TrainConfig(opponents=("bpp",), steps=1, seed=2, range_features=False, session_hands=None)
+    )
     assert plain == "masked PPO vs bpp (seed 2, entropy bonus 0.01)"
     full = TrainConfig(
         opponents=("bpp",),

@@ -89,16 +89,26 @@ def add_parser(sub: Any) -> None:
     train.add_argument("--fold-bias", type=float, help="added to the fresh policy's fold logit")
     train.add_argument(
         "--session-hands",
-        type=positive_int,
+        type=_session_deals,
+        metavar="HANDS",
         help="start each training table afresh (new opponents' memory) every this many hands "
-        "(default: one match per table for the whole run)",
+        "(default 600, as the evaluation's sessions), or 'all' for one match per table for "
+        "the whole run (the default of runs made before 2026-11-27)",
     )
-    train.add_argument(
+    features = train.add_mutually_exclusive_group()
+    features.add_argument(
         "--range-features",
         action="store_const",
         const=True,
         help="add the hand's strength against the range a generic model of the opponents' "
-        "betting leaves to the learner's features (off by default)",
+        "betting leaves to the learner's features (the default)",
+    )
+    features.add_argument(
+        "--plain-features",
+        dest="range_features",
+        action="store_const",
+        const=False,
+        help="the features without the range block (cheaper; the default before 2026-11-27)",
     )
     train.add_argument(
         "--privileged-critic",
@@ -112,7 +122,8 @@ def add_parser(sub: Any) -> None:
 
 
 ALL_DEALS = "all"
-"""``--eval-session-deals all``: each evaluation is one session."""
+"""``--eval-session-deals all``: each evaluation is one session; ``--session-hands all``: each
+training table is one match."""
 
 
 def _session_deals(text: str) -> int | str:
@@ -148,8 +159,9 @@ def run(args: argparse.Namespace) -> int:
             given = {
                 name: getattr(args, name) for name in _SETTINGS if getattr(args, name) is not None
             }
-            if given.get("eval_session_deals") == ALL_DEALS:
-                given["eval_session_deals"] = None
+            for name in ("eval_session_deals", "session_hands"):
+                if given.get(name) == ALL_DEALS:
+                    given[name] = None
             config = TrainConfig(
                 opponents=tuple(args.opponents), steps=args.steps, seed=args.seed, **given
             )

@@ -84,16 +84,18 @@ class TrainConfig:
     (``results/training.md``)."""
     net_arch: tuple[int, ...] = (64, 64)
     """Hidden layers of the policy and of the value network (separate networks)."""
-    session_hands: int | None = None
-    """Hands after which a training table starts a new match with fresh opponents (as the
-    evaluation's sessions do); ``None``: each table is one match for the whole run, so
-    learning opponents adapt to the learner for thousands of hands."""
-    range_features: bool = False
+    session_hands: int | None = 600
+    """Hands after which a training table starts a new match with fresh opponents, as the
+    evaluation's sessions and the LBR bounds' matches do (``results/training.md`` sections
+    11 to 13: against the BPPs, which learn the learner within a match, training against
+    opponents in a state the evaluation never meets cost up to 12 points of the bound);
+    ``None``: each table is one match for the whole run."""
+    range_features: bool = True
     """Add the range block to the features (``tuning.training.observation_features``): the
     hand's strength against the range one generic model of the opponents' betting leaves
-    (``agents.strength.ranged``); costs about 8 to 15 us per decision before the flop and 20 to
-    50 us after it, which slows training by 1.3 (against ``bpp``) to 2.1 times (against
-    ``call``), so it is off by default (``results/training.md`` section 10)."""
+    (``agents.strength.ranged``). With sessions, the default since ``results/training.md``
+    section 13 (90% of the LBR bound or more against the five papers' agents on seeds 1 to
+    3); ``False``: the plain features, cheaper by about a fifth."""
     privileged_critic: bool = False
     """Let the value network see every opponent's own features (its hole cards' ranks,
     strength and equity) in training, the policy network still the learner's alone: an
@@ -158,6 +160,7 @@ class TrainConfig:
         values = {
             "eval_session_deals": None,
             "eval_aivat": False,
+            "session_hands": None,
             "range_features": False,
             "privileged_critic": False,
             **data,
