@@ -25,7 +25,7 @@ import numpy.typing as npt
 from agents.bpp.hand_types import HandType
 from agents.jit import kernel, readonly
 
-__all__ = ["BOARD_WIDTH", "shown_types", "street_types"]
+__all__ = ["BOARD_WIDTH", "holding_types", "shown_types", "street_types"]
 
 Index = npt.NDArray[np.intp]
 Cards = npt.NDArray[np.integer]
@@ -161,6 +161,60 @@ def _street_types(hole: Cards, board: Cards, width: Index, types: Index, classes
     for i in range(len(width)):
         types[i] = _hand_type(hole[i], board[i], width[i])
         classes[i] = _board_class(board[i], width[i])
+
+
+@kernel
+def _holding_types(
+    holdings: Cards, board: Cards, width: Index, dead: int, types: npt.NDArray[np.int8]
+) -> None:
+    # The board's cards are folded in once per row, then each holding's two (the masks and
+    # counts do not depend on the order the cards come in).
+    for i in range(len(width)):
+        n = width[i]
+        seen = (0, 0, 0, 0, 0, 0)
+        on_board = np.int64(0)
+        for j in range(n):
+            seen = _with(np.int64(board[i, j]), seen)
+            on_board |= 1 << np.int64(board[i, j])
+        for h in range(len(holdings)):
+            first, second = np.int64(holdings[h, 0]), np.int64(holdings[h, 1])
+            if (on_board >> first) & 1 or (on_board >> second) & 1:
+                types[i, h] = dead
+                continue
+            if n == 0:
+                types[i, h] = _hand_type(holdings[h], board[i], 0)
+                continue
+            cards = _with(second, _with(first, seen))
+            made = _made_type(cards)
+            if made <= _BUSTED_ACE and n < 5:
+                if (cards[4] + _FOUR) & _BIT3:
+                    made = _FLUSH_DRAW
+                elif _STRAIGHT_DRAWS[cards[0]]:
+                    made = _STRAIGHT_DRAW
+            types[i, h] = made
+
+
+def holding_types(
+    holdings: npt.NDArray[np.integer],
+    board: npt.NDArray[np.integer],
+    width: npt.ArrayLike,
+    dead: int,
+) -> npt.NDArray[np.int8]:
+    """``(k, H)``: the current type of each of ``holdings`` (``(H, 2)``) with the first
+    ``width[i]`` cards of ``board[i]``, as ``street_types`` gives it, and ``dead`` for the
+    holdings that meet those cards.
+
+    Raises:
+        ValueError: if a width is not 0, 3, 4 or 5, or ``dead`` does not fit in an int8.
+    """
+    dealt = readonly(width, np.intp)
+    if dealt.size and not ((dealt == 0) | ((dealt >= 3) & (dealt <= 5))).all():
+        raise ValueError(f"board widths must be 0, 3, 4 or 5, got {np.unique(dealt)}")
+    if not -128 <= dead <= 127:
+        raise ValueError(f"dead must fit in an int8, got {dead}")
+    types = np.empty((len(dealt), len(holdings)), dtype=np.int8)
+    _holding_types(readonly(holdings, np.uint8), readonly(board, np.uint8), dealt, dead, types)
+    return types
 
 
 @kernel

@@ -27,12 +27,12 @@ import numpy.typing as npt
 
 from agents.bpp.batched_agent import BatchedBPP
 from agents.bpp.batched_curves import BatchedBPPCurves
-from agents.bpp.batched_types import BOARD_WIDTH, street_types
+from agents.bpp.batched_types import BOARD_WIDTH, holding_types
 from agents.bpp.hand_types import NUM_CURRENT_TYPES
 from agents.jit import kernel
 from agents.rule_policy import RuleParams, holding_classes
 from agents.strength import hand_strength_all
-from agents.strength.holdings import HOLDINGS, NUM_HOLDINGS, dead_holdings, seen_cards
+from agents.strength.holdings import HOLDINGS, NUM_HOLDINGS
 from envs.batched.views import DecisionBatch, HandEndBatch
 from envs.protocols import BatchedAgent
 from envs.rules import Action, Street
@@ -49,6 +49,7 @@ Floats = npt.NDArray[np.float64]
 Index = npt.NDArray[np.intp]
 _C = NUM_CURRENT_TYPES
 _FOLD, _CALL, _RAISE = int(Action.FOLD), int(Action.CALL), int(Action.RAISE)
+_HOLDINGS = HOLDINGS.astype(np.uint8)
 
 
 class RangeAnswer(NamedTuple):
@@ -209,17 +210,9 @@ class BatchedShadowBayesian:
         tables = batch.tables.astype(np.intp)
         types, first = self._types(tables, batch.board, batch.street)
         row, kind = np.nonzero(first[:, :_C] >= 0)
-        fields: dict[str, Any] = {
-            name: np.asarray(getattr(batch, name))[row]
-            for name in DecisionBatch._fields
-            if name not in ("rules", "tables", "hole")
-        }
         virtual = tables[row] * _C + kind
-        views = DecisionBatch(
-            rules=batch.rules,
-            tables=virtual,
-            hole=HOLDINGS[first[row, kind]].astype(np.uint8),
-            **fields,
+        views = batch.take(
+            row, rules=batch.rules, tables=virtual, hole=_HOLDINGS[first[row, kind]]
         )
         rows = np.zeros((k, _C + 1, 3))
         rows[:, _C, _CALL] = 1.0
@@ -240,12 +233,8 @@ class BatchedShadowBayesian:
         if stale.size:
             at = tables[stale]
             count = len(stale)
-            cards = np.tile(HOLDINGS.astype(np.uint8), (count, 1))
-            boards = np.repeat(np.minimum(board[stale], 51).astype(np.uint8), NUM_HOLDINGS, axis=0)
-            types, _ = street_types(cards, boards, np.repeat(width[stale], NUM_HOLDINGS))
-            types = types.reshape(count, NUM_HOLDINGS)
-            dead = dead_holdings(seen_cards(board[stale], width[stale]))
-            types = np.where(dead, _C, types)  # a row of its own, never asked
+            # Holdings through the board get a row of their own, never asked.
+            types = holding_types(_HOLDINGS, np.minimum(board[stale], 51), width[stale], _C)
             first = np.full((count, _C + 1), -1, dtype=np.intp)
             backwards = np.arange(NUM_HOLDINGS - 1, -1, -1)
             first[np.arange(count)[:, np.newaxis], types[:, ::-1]] = backwards  # lowest wins

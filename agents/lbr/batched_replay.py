@@ -125,9 +125,4 @@ class ShadowTables:
     def _views(self, rows: Intp) -> DecisionBatch:
         """The opponent's views at ``rows`` now, under our batch's table numbers."""
         inner = decisions_at(self.shadow, rows)
-        return DecisionBatch(
-            lambda name: getattr(inner, name),
-            rules=inner.rules,
-            tables=self.batch.tables[rows],
-            seat=inner.seat,
-        )
+        return inner.take(np.arange(len(rows)), tables=self.batch.tables[rows], seat=inner.seat)

@@ -8,9 +8,10 @@ hypothetical raise).
 
 Equity of holding ``h``: the probability that our seven cards beat its seven at the showdown,
 ties counted half, over the board completions that share no card with either hand. Exact on
-the river (one board) and the turn (every river card, ``agents.strength.street``'s counts);
+the river (one board, ``agents.strength.street``'s counts) and the turn (every river card);
 on the flop exact over the 1,081 turn-river pairs when ``samples`` allows, and otherwise, as
-pre-flop, averaged over a fixed sample of completions (``completion_sample``). Completions are
+pre-flop, averaged over a fixed sample of completions (``completion_sample``). Completions
+are counted by ``agents.strength.board_kernels.rollout_rows``, by rank class. Completions are
 drawn as positions among the cards we do not see, once per (cards needed, samples, seed) from
 the seed, so an equity is a function of the cards alone: the scalar and the batched local best
 responses compute the same numbers, whatever the batch, and a hand's equities do not depend
@@ -102,7 +103,7 @@ def equity_rows(
     k = len(hole)
     board = np.asarray(boards, dtype=np.int64).reshape(k, 5)
     length = np.asarray(board_len, dtype=np.int64).reshape(k)
-    if k and not np.isin(length, (0, 3, 4, 5)).all():
+    if k and not ((length == 0) | ((length >= 3) & (length <= 5))).all():
         raise ValueError(f"board lengths must be 0, 3, 4 or 5, got {np.unique(length)}")
     result = np.zeros((k, NUM_HOLDINGS))
     for n in (0, 3, 4, 5):
@@ -112,14 +113,6 @@ def equity_rows(
         if n == 5:
             versus, _ = showdown_counts(hole[rows], board[rows], length[rows])
             result[rows] = _shares(versus)
-        elif n == 4:
-            _, after = showdown_counts(hole[rows], board[rows], length[rows])
-            counts = after.astype(np.float64)
-            total = counts.sum(axis=2)
-            live = total > 0
-            result[rows] = np.where(live, counts[..., 0] + 0.5 * counts[..., 1], 0.0) / np.where(
-                live, total, 1.0
-            )
         else:
             _check_cards(hole[rows], board[rows], n)
             result[rows] = _rolled_out(hole[rows], board[rows, :n], samples, seed)

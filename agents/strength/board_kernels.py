@@ -2,9 +2,10 @@
 roll-outs (``rollout_rows``) and one board's subsets for its all-holdings values of Loki
 (``board_subset_ranks``), built on ``agents.strength.street_kernels``' ranking blocks.
 
-These kernels call another module's kernels, so they are compiled without a disk cache
-(``agents.jit.uncached_kernel``): a cached copy would keep running the blocks' old code after
-an edit there. They compile once per process, in about a second.
+The two public kernels call another module's kernels, so they are compiled without a disk
+cache (``agents.jit.uncached_kernel``): a cached copy would keep running the blocks' old code
+after an edit there. They compile once per process, in about a second. Their helpers here
+(``_pair_rank``, ``_score``, ``_flush_fix``) call nothing outside and are cached.
 """
 
 from __future__ import annotations
@@ -12,16 +13,64 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from agents.jit import uncached_kernel
+from agents.jit import kernel, uncached_kernel
 from agents.strength.street_kernels import (
-    MOST_PAIRS,
     MOST_TRIPLES,
     multiset_ranks,
     rank_block,
     set_board,
 )
+from envs import _evaluator_tables as _t
 
 __all__ = ["board_subset_ranks", "rollout_rows"]
+
+_KEY_INIT = _t.KEY_INIT
+_FLUSH_SHIFT = _t.FLUSH_SHIFT
+_FLUSH_NIBBLES = _t.FLUSH_NIBBLES
+_FLUSH_BITS = _t.FLUSH_NIBBLES << _t.FLUSH_SHIFT
+
+
+@kernel
+def _pair_rank(
+    key: int,
+    mask: int,
+    low: int,
+    high: int,
+    card_keys: npt.NDArray[np.int64],
+    flush_keys: npt.NDArray[np.int64],
+    table: npt.NDArray[np.int16],
+    flush: npt.NDArray[np.uint16],
+) -> int:
+    """The rank of the board (``key``, flush ``mask``) with cards ``low < high``, as
+    ``rank_block`` ranks it: a flush from the flush table, else the multiset ``table``."""
+    sums = key + card_keys[low] + card_keys[high]
+    if sums & _FLUSH_BITS:
+        nibble = (sums >> _FLUSH_SHIFT) & _FLUSH_NIBBLES
+        shift = (32 if nibble >= 0x100 else 0) + (16 if nibble & 0x1010 else 0)
+        return int(flush[((mask + flush_keys[low] + flush_keys[high]) >> shift) & 0x1FFF])
+    return int(table[(low >> 2) + 13 * (high >> 2)])
+
+
+@kernel
+def _score(mine: int, rank: int) -> float:
+    return 1.0 if mine > rank else (0.5 if mine == rank else 0.0)
+
+
+@kernel
+def _flush_fix(
+    mine: int,
+    key: int,
+    mask: int,
+    low: int,
+    high: int,
+    card_keys: npt.NDArray[np.int64],
+    flush_keys: npt.NDArray[np.int64],
+    table: npt.NDArray[np.int16],
+    flush: npt.NDArray[np.uint16],
+) -> float:
+    """What holding ``low < high`` scores against ``mine`` beyond its rank class's score."""
+    rank = _pair_rank(key, mask, low, high, card_keys, flush_keys, table, flush)
+    return _score(mine, rank) - _score(mine, int(table[(low >> 2) + 13 * (high >> 2)]))
 
 
 @uncached_kernel
@@ -42,26 +91,38 @@ def rollout_rows(
 ) -> None:
     """Per row, the own hand's showdown score (1 ahead, 1/2 tied) against every holding summed
     over the completions of its board by ``sample`` (positions among the cards it does not
-    see, ascending), and how many completions each holding meets none of; the ranking of
-    ``street_rows`` on each completed board, summed without writing it out."""
+    see, ascending), and how many completions each holding meets none of (0 for the holdings
+    through the row's own or board cards).
+
+    Counted by rank class, not holding by holding: on a completed board a hand that cannot
+    be a flush ranks by its two cards' ranks alone, so each completion scores the 91 rank
+    classes once and adds the score to every holding of the class. Then it corrects the
+    holdings that differ: those through a completion card (taken off that completion: about
+    two of the unseen cards' worth) and those that make a flush (the board holds three cards
+    of a suit or more). The scores are sums of halves, exact in any order, so the totals are
+    those of ranking every holding on every completion."""
     known = np.empty(52, dtype=np.bool_)
+    drawn = np.zeros(52, dtype=np.bool_)
     unseen = np.empty(52, dtype=np.int64)
-    on_board = np.empty(52, dtype=np.bool_)
-    slots = np.empty(52, dtype=np.int64)
-    keys = np.empty(52, dtype=np.int64)
-    masks = np.empty(52, dtype=np.int64)
-    card_rank = np.empty(52, dtype=np.int64)
-    own = np.empty(52, dtype=np.bool_)
-    board_counts = np.empty(13, dtype=np.int64)
-    table = np.empty(13 * 13 * 13, dtype=np.int16)
-    ranks = np.empty(MOST_PAIRS, dtype=np.int16)
-    rare = np.empty(MOST_PAIRS, dtype=np.int32)
     full = np.empty(5, dtype=np.int64)
+    board_counts = np.empty(13, dtype=np.int64)
+    suits = np.empty(4, dtype=np.int64)
+    tables = np.zeros((170, 169), dtype=np.int16)
+    made = np.zeros(170, dtype=np.bool_)
+    wins = np.zeros(169, dtype=np.float64)
+    in_suit = np.empty(52, dtype=np.int64)
+    off_suit = np.empty(52, dtype=np.int64)
+    class_sum = np.empty(169, dtype=np.float64)
+    delta = np.empty(score_out.shape[1], dtype=np.float64)
+    dead = np.empty(score_out.shape[1], dtype=np.int32)
+    samples = sample.shape[0]
     for row in range(holes.shape[0]):
         n = board_len[row]
+        own_low = min(holes[row, 0], holes[row, 1])
+        own_high = max(holes[row, 0], holes[row, 1])
         known[:] = False
-        known[holes[row, 0]] = True
-        known[holes[row, 1]] = True
+        known[own_low] = True
+        known[own_high] = True
         for b in range(n):
             known[boards[row, b]] = True
             full[b] = boards[row, b]
@@ -70,43 +131,106 @@ def rollout_rows(
             if not known[card]:
                 unseen[u] = card
                 u += 1
-        score, count = score_out[row], count_out[row]
-        score[:] = 0.0
-        count[:] = 0
-        for s in range(sample.shape[0]):
+        class_sum[:] = 0.0
+        made[:] = False
+        delta[:] = 0.0
+        dead[:] = 0
+        for s in range(samples):
             for b in range(n, 5):
                 full[b] = unseen[sample[s, b - n]]
-            board_key, board_mask, m, low, high = set_board(
-                full,
-                5,
-                holes[row],
-                card_keys,
-                flush_keys,
-                on_board,
-                board_counts,
-                slots,
-                keys,
-                masks,
-                card_rank,
-                own,
-            )
-            multiset_ranks(board_key, board_counts, 2, rank_keys, offs, look, table)
-            rank_block(
-                board_key, board_mask, 0, m, keys, masks, card_rank, table, flush, ranks, rare, 0
-            )
-            mine = ranks[high * (high - 1) // 2 + low]
-            for j in range(1, m):
-                if own[j]:
-                    continue
-                holdings = pair_index[slots[j]]
-                base = j * (j - 1) // 2
-                for i in range(j):
-                    if own[i]:
+            key = _KEY_INIT
+            mask = 0
+            board_counts[:] = 0
+            suits[:] = 0
+            for b in range(5):
+                card = full[b]
+                key += card_keys[card]
+                mask += flush_keys[card]
+                board_counts[card >> 2] += 1
+                suits[card & 3] += 1
+            # The multiset table depends on the board's ranks alone: on the flop and the turn
+            # it is kept per row by the drawn cards' ranks (at most 91 boards, or 13).
+            slot = 169
+            if n == 4:
+                slot = full[4] >> 2
+            elif n == 3:
+                slot = min(full[3], full[4]) // 4 + 13 * (max(full[3], full[4]) // 4)
+            table = tables[slot]
+            if slot == 169 or not made[slot]:
+                multiset_ranks(key, board_counts, 2, rank_keys, offs, look, table)
+                made[slot] = True
+            mine = _pair_rank(key, mask, own_low, own_high, card_keys, flush_keys, table, flush)
+            for r2 in range(13):
+                for r1 in range(r2 + 1):
+                    score = _score(mine, int(table[r1 + 13 * r2]))
+                    wins[r1 + 13 * r2] = score
+                    class_sum[r1 + 13 * r2] += score
+            for b in range(n, 5):
+                drawn[full[b]] = True
+            # Holdings through a drawn card: off this completion (pairs of two drawn cards
+            # once, at the higher card).
+            for b in range(n, 5):
+                x = full[b]
+                for t in range(u):
+                    z = unseen[t]
+                    if z == x or (drawn[z] and z > x):
                         continue
-                    h = holdings[slots[i]]
-                    rank = ranks[base + i]
-                    score[h] += 1.0 if mine > rank else (0.5 if mine == rank else 0.0)
-                    count[h] += 1
+                    low, high = min(x, z), max(x, z)
+                    h = pair_index[low, high]
+                    delta[h] -= wins[(low >> 2) + 13 * (high >> 2)]
+                    dead[h] += 1
+            # Holdings that make a flush: a suit at three cards or more on the board, and
+            # the holdings with the cards of that suit it lacks (then neither quads nor a
+            # full house is possible, so the flush table ranks them).
+            for suit in range(4):
+                if suits[suit] < 3:
+                    continue
+                suited = 0
+                others = 0
+                for t in range(u):
+                    card = unseen[t]
+                    if drawn[card]:
+                        continue
+                    if (card & 3) == suit:
+                        in_suit[suited] = card
+                        suited += 1
+                    else:
+                        off_suit[others] = card
+                        others += 1
+                for t in range(suited):
+                    first = in_suit[t]
+                    for v in range(t + 1, suited):  # ascending: first < in_suit[v]
+                        second = in_suit[v]
+                        delta[pair_index[first, second]] += _flush_fix(
+                            mine, key, mask, first, second, card_keys, flush_keys, table, flush
+                        )
+                    if suits[suit] < 4:
+                        continue
+                    for v in range(others):
+                        low, high = min(first, off_suit[v]), max(first, off_suit[v])
+                        delta[pair_index[low, high]] += _flush_fix(
+                            mine, key, mask, low, high, card_keys, flush_keys, table, flush
+                        )
+                if suits[suit] < 5:
+                    continue
+                for t in range(others):  # the board's own flush
+                    for v in range(t + 1, others):
+                        low, high = off_suit[t], off_suit[v]
+                        delta[pair_index[low, high]] += _flush_fix(
+                            mine, key, mask, low, high, card_keys, flush_keys, table, flush
+                        )
+            for b in range(n, 5):
+                drawn[full[b]] = False
+        score_row, count_row = score_out[row], count_out[row]
+        score_row[:] = 0.0
+        count_row[:] = 0
+        for t in range(1, u):
+            high = unseen[t]
+            for v in range(t):
+                low = unseen[v]
+                h = pair_index[low, high]
+                score_row[h] = class_sum[(low >> 2) + 13 * (high >> 2)] + delta[h]
+                count_row[h] = samples - dead[h]
 
 
 @uncached_kernel

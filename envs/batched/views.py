@@ -44,6 +44,7 @@ Int64 = npt.NDArray[np.int64]
 Intp = npt.NDArray[np.intp]
 UInt8 = npt.NDArray[np.uint8]
 Bool = npt.NDArray[np.bool_]
+_B = TypeVar("_B", bound="_Batch")
 
 
 class ActionLogs(NamedTuple):
@@ -105,6 +106,26 @@ class _Batch:
             tables, *fields = (getattr(self, name) for name in names)
             logs = ActionLogs(np.arange(len(tables), dtype=np.intp), *fields)
         return logs
+
+    def take(self: _B, rows: npt.ArrayLike, **fields: Any) -> _B:
+        """The batch of this one's rows ``rows`` (in that order, repeats allowed), each field
+        gathered when first read, the action logs shared uncopied; ``fields`` replace the
+        gathered ones (``tables``, say, when the rows go to other tables).
+
+        Raises:
+            TypeError: if a field is not one of this batch's.
+        """
+        index = np.asarray(rows, dtype=np.intp)
+        parent = self
+
+        def gather(name: str) -> Any:
+            value = getattr(parent, name)
+            return value if name == "rules" else np.asarray(value)[index]
+
+        taken = type(self)(gather, **fields)
+        logs = self.logs()
+        object.__setattr__(taken, "_logs", logs._replace(rows=logs.rows[index]))
+        return taken
 
     def _share_logs(self, batch: HandBatch, rows: Intp) -> None:
         logs = ActionLogs(

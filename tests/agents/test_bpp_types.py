@@ -8,6 +8,7 @@ from math import comb
 import numpy as np
 import pytest
 
+from agents.bpp.batched_types import holding_types, street_types
 from agents.bpp.hand_types import (
     NUM_BOARD_CLASSES,
     HandType,
@@ -17,6 +18,7 @@ from agents.bpp.hand_types import (
     hand_types,
     type_by_rank,
 )
+from agents.strength.holdings import HOLDINGS, NUM_HOLDINGS
 from envs.cards import parse_cards
 from envs.evaluator import evaluate
 
@@ -107,3 +109,24 @@ def test_vectorised_board_classes_match_the_scalar_ones(width: int) -> None:
     got = board_classes(cards)
     assert got.tolist() == expected
     assert got.min() >= 0 and got.max() < NUM_BOARD_CLASSES
+
+
+def test_every_holdings_types_on_a_board_match_the_rows_ones() -> None:
+    rng = np.random.default_rng(7)
+    boards = np.array([rng.permutation(52)[:5] for _ in range(40)], dtype=np.uint8)
+    boards[:4] = parse_cards("AsKsQs2s9h")  # flush draws and made flushes
+    boards[4:8] = parse_cards("7c7d7h2s7s")  # quads, full houses
+    width = np.array([0, 3, 4, 5] * 10)
+    got = holding_types(HOLDINGS, boards, width, dead=-1)
+    assert got.shape == (40, NUM_HOLDINGS) and got.dtype == np.int8
+    rows = np.repeat(np.arange(40), NUM_HOLDINGS)
+    expected, _ = street_types(np.tile(HOLDINGS, (40, 1)), boards[rows], width[rows])
+    expected = expected.reshape(40, NUM_HOLDINGS)
+    on_board = [set(boards[i, : width[i]].tolist()) for i in range(40)]
+    dead = np.array([[bool(on_board[i] & set(h.tolist())) for h in HOLDINGS] for i in range(40)])
+    assert dead.sum(axis=1).tolist() == [0, 150, 198, 245] * 10  # 0, 3, 4, 5 cards seen
+    np.testing.assert_array_equal(got, np.where(dead, -1, expected))
+    with pytest.raises(ValueError, match="board widths must be 0, 3, 4 or 5"):
+        holding_types(HOLDINGS, boards[:1], [2], dead=-1)
+    with pytest.raises(ValueError, match="dead must fit in an int8"):
+        holding_types(HOLDINGS, boards[:1], [3], dead=200)

@@ -24,11 +24,12 @@ from agents.lbr.equity_cache import preflop_equities
 from agents.lbr.holding_equity import completion_sample, equity_rows, holding_equities
 from agents.lbr.range_policy import CardIndependent, RangePolicy, VectorRule
 from agents.loki import Loki, Loki2, loki_som
-from agents.strength.holdings import HOLDINGS, PAIR_INDEX, dead_mask
+from agents.strength.holdings import HOLDINGS, NUM_HOLDINGS, PAIR_INDEX, dead_mask
 from envs.batched.adapter import has_batched_form
 from envs.batched.views import decision_batch, hand_end_batch
 from envs.cards import parse_cards
 from envs.crn import decision_uniform, sample_action
+from envs.evaluator import evaluate as evaluate_all
 from envs.evaluator import evaluate_one as evaluate
 from envs.game import Hand
 from envs.match import deal_deck
@@ -213,6 +214,35 @@ def test_flop_equities_are_exact_with_enough_samples() -> None:
             count += 1
     assert equity[PAIR_INDEX[theirs[0], theirs[1]]] == pytest.approx(score / count, abs=1e-12)
     assert len(completion_sample(47, 2, 1081, 0)) == 1081
+
+
+@pytest.mark.parametrize(
+    ("hole", "board"),
+    [
+        ("AhKd", "9s5s2s"),  # every completion three spades or more: the flush corrections
+        ("Ts3s", "9s5s2sJs"),  # four spades on the turn
+        ("7c7d", "7h2c2d"),  # full houses and quads
+        ("QhJh", "Tc9h3d"),  # straights
+    ],
+)
+def test_sampled_equities_equal_ranking_every_holding_on_every_completion(
+    hole: str, board: str
+) -> None:
+    ours, cards = parse_cards(hole), parse_cards(board)
+    unseen = np.array([c for c in range(52) if c not in (*ours, *cards)])
+    sample = unseen[completion_sample(len(unseen), 5 - len(cards), 40, 2)]
+    score, count = np.zeros(NUM_HOLDINGS), np.zeros(NUM_HOLDINGS)
+    for drawn in sample:
+        full = [*cards, *drawn.tolist()]
+        mine = evaluate([*ours, *full])
+        live = np.flatnonzero(~np.isin(HOLDINGS, [*ours, *full]).any(axis=1))
+        hands = np.concatenate([HOLDINGS[live], np.tile(full, (len(live), 1))], axis=1)
+        theirs = evaluate_all(hands)
+        score[live] += np.where(mine > theirs, 1.0, np.where(mine == theirs, 0.5, 0.0))
+        count[live] += 1
+    expected = np.divide(score, count, out=np.zeros(NUM_HOLDINGS), where=count > 0)
+    got = equity_rows([ours], [[*cards, 0, 0][:5]], [len(cards)], samples=40, seed=2)[0]
+    np.testing.assert_array_equal(got, expected)
 
 
 def test_preflop_equities_are_kept_and_sensible() -> None:

@@ -76,3 +76,28 @@ def test_batches_read_from_the_engine_hold_what_the_views_hold(seats: int) -> No
                 _assert_same(hand_ends_at(batch, done, seat_of), hand_end_batch(views, done))
                 ends += done.size
     assert checked > 100 and ends > 0
+
+
+def test_a_taken_batch_holds_the_rows_it_took_and_shares_their_logs() -> None:
+    rules = Rules(num_seats=3)
+    batch = HandBatch(rules, 12)
+    deals = np.arange(12)
+    batch.start(deals, deal_decks(3, deals, cards=11), deals % 3, deals)
+    rng = np.random.default_rng(0)
+    for _ in range(4):  # some history in the logs
+        batch.step((rng.random((12, 3)) * batch.legal_mask()).argmax(axis=1))
+    rows = np.flatnonzero(batch.actor >= 0)
+    assert rows.size >= 4
+    lazy = decisions_at(batch, rows)
+    eager = decision_batch([batch.view(int(t), int(batch.actor[t])) for t in rows], rows)
+    pick = np.array([2, 0, 2, 1, 3, 3])  # repeated and out of order
+    moved = 100 + np.arange(pick.size)  # as if the rows were other tables
+    expected = decision_batch([batch.view(int(t), int(batch.actor[t])) for t in rows[pick]], moved)
+    for source in (lazy, eager):
+        taken = source.take(pick, tables=moved)
+        _assert_same(taken, expected)
+        assert taken.logs().length is source.logs().length  # shared, not copied
+        again = taken.take([1])  # a batch taken from a taken batch
+        assert int(again.tables[0]) == 101 and int(again.seat[0]) == int(source.seat[0])
+    with pytest.raises(TypeError, match="has no fields"):
+        lazy.take(pick, colour=1)
