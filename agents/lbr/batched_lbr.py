@@ -18,13 +18,20 @@ import numpy as np
 import numpy.typing as npt
 
 from agents.best_response.bots import BotPolicy
-from agents.lbr.batched_ranges import BatchedRangePolicy
+from agents.lbr.batched_ranges import BatchedRangePolicy, RangeAnswer
 from agents.lbr.batched_replay import ShadowTables
 from agents.lbr.equity_cache import EquityCache
 from agents.lbr.lookahead import Lookahead, call_values, continued_bets, raise_values
 from agents.lbr.public_tree import PublicTree, learner_seat, public_moves
+from agents.lbr.range_kernels import absorb_actions, check_down_values, clear_cards
 from agents.lbr.values import TIE
-from agents.strength.holdings import NUM_HOLDINGS, dead_holdings, seen_cards, unseen_cards
+from agents.strength.holdings import (
+    NUM_HOLDINGS,
+    PAIR_INDEX,
+    dead_holdings,
+    seen_cards,
+    unseen_cards,
+)
 from envs.batched.checks import check_batch_tables, check_seats
 from envs.batched.views import DecisionBatch, HandEndBatch
 from envs.rules import Action, Rules
@@ -37,6 +44,25 @@ Floats = npt.NDArray[np.float64]
 Index = npt.NDArray[np.intp]
 _FOLD, _CALL, _RAISE = int(Action.FOLD), int(Action.CALL), int(Action.RAISE)
 _CALLED = np.array([0.0, 1.0, 0.0])
+_NO_GROUP = np.zeros((0, 0), dtype=np.int8)
+"""A ``RangeAnswer`` without per-holding rows, as the kernels take it."""
+_NO_ANSWER = RangeAnswer(np.zeros((0, 1, 3)), None)
+"""Where the opponent answers none of our raises."""
+
+
+def _columns(
+    answer: RangeAnswer, answered: npt.NDArray[np.bool_], answer_row: Index
+) -> tuple[Floats, Floats, Floats]:
+    """The answers to our raise as fold, call and raise columns, ``(r, 1326)`` each (a call
+    where the opponent does not answer: it is all-in)."""
+    columns = [np.zeros((len(answered), NUM_HOLDINGS)) for _ in range(3)]
+    columns[_CALL][:] = 1.0
+    where = np.flatnonzero(answered)
+    if where.size:
+        for action, column in enumerate(columns):
+            actions = np.full(where.size, action)
+            column[where] = answer.column(actions)[answer_row[where]]
+    return columns[0], columns[1], columns[2]
 
 
 def _dead(cards: npt.NDArray[np.integer], lengths: npt.ArrayLike) -> npt.NDArray[np.bool_]:
@@ -144,44 +170,68 @@ class BatchedLBR:
         self._check(batch, tables)
         shadow = ShadowTables(batch)
         self._absorb(shadow, tables)
-        board_len = batch.board_len.astype(np.intp)
-        self._weights[tables] *= ~_dead(batch.board, board_len)
-        weights = self._weights[tables]
-        share = weights / weights.sum(axis=1, keepdims=True)
-        equity = self._equities(batch, tables)
+        clear_cards(self._weights, tables, batch.board, batch.board_len, PAIR_INDEX)
+        self._refresh_equities(batch, tables)
         pot = batch.pot.astype(np.float64)
         to_call = batch.to_call.astype(np.float64)
         legal = batch.legal
-        wp = np.einsum("ij,ij->i", share, equity)
         values = np.full((len(tables), 3), np.nan)
-        values[:, _CALL] = wp * (pot + to_call) - to_call
         values[legal[:, _FOLD], _FOLD] = 0.0
+        if self.equities.params.lookahead is not Lookahead.CHECK_DOWN:
+            return self._deeper_values(batch, shadow, tables, values)
+        raising = np.flatnonzero(legal[:, _RAISE])
+        answer, answered, answer_row = self._responses(shadow, raising)
+        bet = np.asarray(batch.rules.bet_sizes, dtype=np.float64)[batch.street[raising]]
+        wp, raised = np.empty(len(tables)), np.empty(len(raising))
+        check_down_values(
+            self._weights,
+            self._equity,
+            tables,
+            pot,
+            to_call,
+            raising,
+            bet,
+            answered,
+            answer_row,
+            answer.rows,
+            _NO_GROUP if answer.group is None else answer.group,
+            wp,
+            raised,
+        )
+        values[:, _CALL] = wp * (pot + to_call) - to_call
+        values[raising, _RAISE] = raised
+        return values
+
+    def _deeper_values(
+        self, batch: DecisionBatch, shadow: ShadowTables, tables: Index, values: Floats
+    ) -> Floats:
+        """``values`` completed by the deeper look-aheads (``Lookahead.LATER_BETS``,
+        ``Lookahead.PUBLIC_TREE``), in NumPy over the whole rows."""
+        weights = self._weights[tables]
+        share = weights / weights.sum(axis=1, keepdims=True)
+        equity = self._equity[tables]
+        pot = batch.pot.astype(np.float64)
+        to_call = batch.to_call.astype(np.float64)
+        wp = np.einsum("ij,ij->i", share, equity)
+        values[:, _CALL] = wp * (pot + to_call) - to_call
         if self.policy is not None:
             return self._tree_values(batch, wp)
-        raising = np.flatnonzero(legal[:, _RAISE])
+        raising = np.flatnonzero(batch.legal[:, _RAISE])
         if raising.size == 0:
             return values
-        response, answered = self._responses(shadow, raising)
+        answer, answered, answer_row = self._responses(shadow, raising)
+        response = _columns(answer, answered, answer_row)
         bet = np.asarray(batch.rules.bet_sizes, dtype=np.float64)[batch.street[raising]]
-        if self.equities.params.lookahead is Lookahead.LATER_BETS:
-            later = continued_bets(batch.rules.bet_sizes, batch.street[raising])
-            later[~answered] = 0.0  # the opponent is all-in: no later bets
-            ours = (share[raising], equity[raising])
-            p, c = pot[raising], to_call[raising]
-            values[raising, _CALL] = call_values(
-                *ours, pot=p, to_call=c, later=later, response=response
-            )
-            values[raising, _RAISE] = raise_values(
-                *ours, pot=p, to_call=c, bet=bet, later=later, response=response
-            )
-            return values
-        e, c = equity[raising], to_call[raising, np.newaxis]
-        p, b = pot[raising, np.newaxis], bet[:, np.newaxis]
-        called = e * (p + c + 2 * b) - (c + b)
-        reraised = e * (p + c + 4 * b) - (c + 2 * b)
-        f, ca, r = response
-        terms = f * p + ca * called + r * reraised
-        values[raising, _RAISE] = np.einsum("ij,ij->i", share[raising], terms)
+        later = continued_bets(batch.rules.bet_sizes, batch.street[raising])
+        later[~answered] = 0.0  # the opponent is all-in: no later bets
+        ours = (share[raising], equity[raising])
+        p, c = pot[raising], to_call[raising]
+        values[raising, _CALL] = call_values(
+            *ours, pot=p, to_call=c, later=later, response=response
+        )
+        values[raising, _RAISE] = raise_values(
+            *ours, pot=p, to_call=c, bet=bet, later=later, response=response
+        )
         return values
 
     def _tree_values(self, batch: DecisionBatch, wp: Floats) -> Floats:
@@ -244,11 +294,10 @@ class BatchedLBR:
         """Bayes' rule at each new opponent decision, in log order."""
         for rows, views, actions in shadow.opponent_decisions(self._seen[tables]):
             at = tables[rows]
-            weights = self._weights[at]
-            weights *= ~_dead(views.board, views.board_len.astype(np.intp))
-            chance = self.opponent.probabilities(views, probe=False).column(actions)
-            total = np.einsum("ij,ij->i", weights, np.broadcast_to(chance, weights.shape))
-            possible = total > 0.0
+            clear_cards(self._weights, at, views.board, views.board_len, PAIR_INDEX)
+            answer = self.opponent.probabilities(views, probe=False)
+            group = _NO_GROUP if answer.group is None else answer.group
+            possible = absorb_actions(self._weights, at, answer.rows, group, actions)
             if not possible.all():
                 self._warn_once(
                     "impossible",
@@ -256,29 +305,28 @@ class BatchedLBR:
                     f"under {self.opponent.name!r}'s known policy, which it therefore does not "
                     "play; the range ignores such actions",
                 )
-            factor = chance / np.where(possible, total, 1.0)[:, np.newaxis]
-            weights[possible] *= np.broadcast_to(factor, weights.shape)[possible]
-            self._weights[at] = weights
         self._seen[tables] = shadow.batch.log_len
 
     def _responses(
         self, shadow: ShadowTables, raising: Index
-    ) -> tuple[tuple[Floats, Floats, Floats], npt.NDArray[np.bool_]]:
-        """The opponent's fold, call and raise probabilities after our raise at the rows
-        ``raising``, each ``(r, 1326)``, and where it answers (``(r,)``: it is not all-in)."""
-        answering, views = shadow.after_our_raise(raising)
-        columns = [np.zeros((len(raising), NUM_HOLDINGS)) for _ in range(3)]
-        columns[_CALL][:] = 1.0  # where it does not answer (all-in) our raise is a call
+    ) -> tuple[RangeAnswer, npt.NDArray[np.bool_], Index]:
+        """The opponent's answers to our raise at the rows ``raising``: its probabilities
+        where it answers, whether it answers there (``(r,)``: it is not all-in) and the row of
+        the answer that is each raising row's (``(r,)``, 0 where it does not answer)."""
         answered = np.zeros(len(raising), dtype=bool)
-        if views is not None:
-            position = np.searchsorted(raising, answering)
-            answered[position] = True
-            answer = self.opponent.probabilities(views, probe=True)
-            for action, column in enumerate(columns):
-                column[position] = answer.column(np.full(len(answering), action))
-        return (columns[0], columns[1], columns[2]), answered
+        answer_row = np.zeros(len(raising), dtype=np.intp)
+        if raising.size == 0:
+            return _NO_ANSWER, answered, answer_row
+        answering, views = shadow.after_our_raise(raising)
+        if views is None:
+            return _NO_ANSWER, answered, answer_row
+        position = np.searchsorted(raising, answering)
+        answered[position] = True
+        answer_row[position] = np.arange(len(answering))
+        return self.opponent.probabilities(views, probe=True), answered, answer_row
 
-    def _equities(self, batch: DecisionBatch, tables: Index) -> Floats:
+    def _refresh_equities(self, batch: DecisionBatch, tables: Index) -> None:
+        """Our equities at the rows whose round changed since they were computed."""
         street = batch.street.astype(np.int8)
         stale = np.flatnonzero(self._equity_street[tables] != street)
         if stale.size:
@@ -287,8 +335,6 @@ class BatchedLBR:
                 batch.hole[stale], batch.board[stale], batch.board_len[stale]
             )
             self._equity_street[at] = street[stale]
-        result: Floats = self._equity[tables]
-        return result
 
     def _warn_once(self, key: str, message: str) -> None:
         if key not in self._warned:
