@@ -1,11 +1,11 @@
 """One board's arrays for Loki's all-holdings values, and the values against one field.
 
 ``loki_board`` computes, once per board, what ``agents.lbr.loki_kernels.holding_values`` reads
-whatever the field (the board's ranks, the final ranks with one more card, the card-removal
-counts); ``board_values`` the HS1 and PPOTc with which Loki re-weights (Papp 1998 section
-7.2.3);
-``loki_holding_values`` gives HS1 and PPOT1 of all 1,326 holdings against a field (Papp 1998
-sections 5.2, 5.3 and 7.3) for the local best response's ``agents.lbr.loki_range.ShadowLoki``.
+whatever the field (``agents.lbr.loki_board_kernels.board_arrays``: the board's ranks, the
+sweep's points with one more card, the card-removal counts); ``board_values`` the HS1 and
+PPOTc with which Loki re-weights (Papp 1998 section 7.2.3); ``loki_holding_values`` gives
+HS1 and PPOT1 of all 1,326 holdings against a field (Papp 1998 sections 5.2, 5.3 and 7.3) for
+the local best response's ``agents.lbr.loki_range.ShadowLoki``.
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from agents.lbr.loki_kernels import board_arrays, holding_values
+from agents.lbr.loki_board_kernels import BoardArrays, board_arrays
+from agents.lbr.loki_kernels import holding_values
 from agents.strength.board_kernels import board_subset_ranks
 from agents.strength.holdings import NUM_HOLDINGS, PAIR_INDEX
 from agents.strength.street import street_tables
@@ -25,8 +26,6 @@ from agents.strength.street_kernels import MOST_PAIRS, MOST_TRIPLES
 __all__ = ["LokiBoard", "board_values", "loki_board", "loki_holding_values"]
 
 Floats = npt.NDArray[np.float64]
-Int16s = npt.NDArray[np.int16]
-Int64s = npt.NDArray[np.int64]
 
 
 @dataclass(frozen=True)
@@ -35,7 +34,7 @@ class LokiBoard:
 
     m: int
     """Cards off the board (``board_subset_ranks``)."""
-    arrays: tuple[Int64s, Int64s, Int64s, Int64s, Int64s, Int16s, Int16s]
+    arrays: BoardArrays
     """What ``holding_values`` reads of the board (``board_arrays``)."""
 
 

@@ -3,25 +3,24 @@
 A Loki decision after the flop needs, for its own holding h, HS1 and PPOT1 against its field
 array (Papp 1998 sections 5.2, 5.3 and 7.3; ``agents.strength.street.field_values``). The local
 best response needs them for every h Loki may hold. Holding by holding that is 1,326 times
-one holding's cost; here the board's ranks are computed once (every slot pair now, every slot
-triple = a pair's final hand with one card to come: ``board_subset_ranks``) and the holdings
-are counted in rank order, card removal corrected:
+one holding's cost; here the holdings are counted in rank order, card removal corrected, from
+what ``agents.lbr.loki_board_kernels.board_arrays`` counts once per board:
 
 * HS1: a holding's weighted count of holdings below / tied is a cumulative histogram of the
-  weights over the ranks, minus the holdings through either of its cards (a row of the
-  ``m x m`` matrix of pair ranks), plus itself once.
+  weights over the ranks, minus the holdings through either of its cards (a cumulative sum
+  of its card's row of weights in rank order, read where its tied group starts and ends),
+  plus itself once.
 * PPOT1's numerator over the pairs (h, o) and next cards z is
   ``sum w_o max(0, s_final - s_now)`` with s = 1 ahead, 1/2 tied, 0 behind (this gives
-  exactly HP[behind][ahead] + HP[behind][tied]/2 + HP[tied][ahead]/2). Per z, the holdings
-  are swept from the best now-rank down with a Fenwick tree over the final ranks of the
-  holdings already passed (the ones ahead of h now), then the holdings through h's cards are
-  taken off with their counts over z, which do not depend on the weights: ``board_arrays``
-  counts them once per board (contiguous, in SIMD lanes). Its denominator is
-  ``(m - 4) (W_behind + W_tied / 2)`` (every pair has ``m - 4`` completions).
+  exactly HP[behind][ahead] + HP[behind][tied]/2 + HP[tied][ahead]/2). Per z, the pairs of
+  equal rank now and with z (a point) rise alike, so the points are swept from the best
+  now-rank down with a Fenwick tree over the final ranks of the points already passed (the
+  ones ahead now), each weighing its pairs' sum; each pair then reads its point's rises, and
+  the holdings through h's cards are taken off with their counts over z (``_shared``). Its
+  denominator is ``(m - 4) (W_behind + W_tied / 2)`` (every pair has ``m - 4`` completions).
 
 The sums are not added in the scalar route's order, so values agree with it to about 1e-15,
-not to the last bit. The functions are plain arrays in, arrays out: ``board_arrays`` once per
-board, then ``holding_values`` once per field.
+not to the last bit.
 """
 
 from __future__ import annotations
@@ -32,10 +31,10 @@ import numpy.typing as npt
 from agents.jit import kernel
 from envs import _evaluator_tables as _t
 
-__all__ = ["board_arrays", "holding_values"]
+__all__ = ["holding_values"]
 
 _SIZE = _t.NUM_RANKS + 2
-"""Fenwick tree and histogram size: ranks 0..NUM_RANKS, shifted by one."""
+"""Histogram size: ranks 0..NUM_RANKS, shifted by one."""
 
 Array = npt.NDArray[np.float64]
 Int16s = npt.NDArray[np.int16]
@@ -43,9 +42,8 @@ Int64s = npt.NDArray[np.int64]
 
 
 @kernel
-def _add(tree: Array, rank: int, weight: float) -> None:
+def _add(tree: Array, size: int, rank: int, weight: float) -> None:
     i = rank + 1
-    size = len(tree)
     while i < size:
         tree[i] += weight
         i += i & -i
@@ -63,146 +61,99 @@ def _below(tree: Array, rank: int) -> float:
 
 
 @kernel
-def _finals(m: int, triples: Int16s, finals: Int16s) -> None:
-    """``finals[p, z]``: the rank of slot pair p with next card z (-1 where z is in p)."""
-    finals[:, :] = -1
-    for c in range(2, m):
-        for b in range(1, c):
-            for a in range(b):
-                rank = triples[c * (c - 1) * (c - 2) // 6 + b * (b - 1) // 2 + a]
-                finals[b * (b - 1) // 2 + a, c] = rank
-                finals[c * (c - 1) // 2 + a, b] = rank
-                finals[c * (c - 1) // 2 + b, a] = rank
-
-
-@kernel
 def _strength(
-    m: int, ranks: Int64s, weights: Array, matrix: Int64s, wmatrix: Array
-) -> tuple[Array, Array, Array]:
+    m: int,
+    ranks: Int64s,
+    weights: Array,
+    wmatrix: Array,
+    rows: Int64s,
+    first: Int64s,
+    last: Int64s,
+) -> tuple[Array, Array, Array, Array]:
     """Per slot pair h: the weight of the holdings disjoint from it below h, tied with it,
-    and in all (card removal corrected)."""
+    above it and in all (card removal corrected). Each weight is a difference of sums, so it
+    is set to exactly 0 where no holding of positive weight is counted in it (from the same
+    differences of counts, which are exact): else PPOT1's denominator of the best holding
+    would be rounding noise, not 0 as in the scalar route."""
     pairs = m * (m - 1) // 2
-    cumulative = np.zeros(_SIZE)
+    cumulative = np.zeros((_SIZE, 2))  # column 1: the holdings of positive weight
     for p in range(pairs):
-        cumulative[ranks[p] + 1] += weights[p]
+        cumulative[ranks[p] + 1, 0] += weights[p]
+        cumulative[ranks[p] + 1, 1] += weights[p] > 0
     for r in range(1, _SIZE):
         cumulative[r] += cumulative[r - 1]  # now: weight at ranks below r
     total = cumulative[_SIZE - 1]
-    through = np.zeros(m)
+    through = np.zeros((m, m + 1, 2))  # row i: weights through card i, in rank order, summed
     for i in range(m):
-        for k in range(m):
-            through[i] += wmatrix[i, k]
-    below, tied, live = np.empty(pairs), np.empty(pairs), np.empty(pairs)
+        for t in range(m):
+            weight = wmatrix[i, rows[i, t]]
+            through[i, t + 1, 0] = through[i, t, 0] + weight
+            through[i, t + 1, 1] = through[i, t, 1] + (weight > 0)
+    below, tied, above, live = np.empty(pairs), np.empty(pairs), np.empty(pairs), np.empty(pairs)
+    sums = np.empty((3, 2))
     p = 0
     for j in range(1, m):
         for i in range(j):
             rank = ranks[p]
-            under = cumulative[rank]
-            same = cumulative[rank + 1] - under
-            for k in range(m):  # the holdings through card i or j (the diagonal weighs 0)
-                for row in (i, j):
-                    other = matrix[row, k]
-                    if other < rank:
-                        under -= wmatrix[row, k]
-                    elif other == rank:
-                        same -= wmatrix[row, k]
-            below[p] = under
-            tied[p] = same + weights[p]  # h left the tied sum twice, once too many
-            live[p] = total - through[i] - through[j] + weights[p]
+            first_i, first_j, last_i, last_j = first[i, j], first[j, i], last[i, j], last[j, i]
+            for c in range(2):
+                under_i, under_j = through[i, first_i, c], through[j, first_j, c]
+                same_i, same_j = through[i, last_i, c] - under_i, through[j, last_j, c] - under_j
+                over_i = through[i, m, c] - through[i, last_i, c]
+                over_j = through[j, m, c] - through[j, last_j, c]
+                mine = weights[p] if c == 0 else (1.0 if weights[p] > 0 else 0.0)
+                sums[0, c] = cumulative[rank, c] - under_i - under_j
+                # h left the tied sum twice (in both rows), once too many
+                sums[1, c] = cumulative[rank + 1, c] - cumulative[rank, c] - same_i - same_j + mine
+                sums[2, c] = total[c] - cumulative[rank + 1, c] - over_i - over_j
+            below[p] = sums[0, 0] if sums[0, 1] > 0 else 0.0
+            tied[p] = sums[1, 0] if sums[1, 1] > 0 else 0.0
+            above[p] = sums[2, 0] if sums[2, 1] > 0 else 0.0
+            live[p] = total[0] - through[i, m, 0] - through[j, m, 0] + weights[p]
             p += 1
-    return below, tied, live
+    return below, tied, above, live
 
 
 @kernel
-def _rises(order: Int64s, ends: Int64s, weights: Array, sweep: Int16s) -> Array:
+def _rises(
+    weights: Array, points: Int16s, finals: Int16s, group_ends: Int16s, counts: Int64s
+) -> Array:
     """Per slot pair h: sum over next cards and holdings of ``w max(0, s_final - s_now)``,
-    card removal not yet corrected: per next card the pairs are swept from the best now-rank
-    down (``order``; ``ends[q]`` ends the group of ties that starts at q) with a Fenwick tree
-    over their final ranks (``sweep``, in sweep order, ``_dense``)."""
-    pairs = len(order)
-    swept = weights[order]
-    tree = np.zeros(pairs + 2)
-    point = np.zeros(pairs + 2)  # the weight added at each final rank
-    less = np.empty(pairs)
+    card removal not yet corrected: per next card the points are swept from the best
+    now-rank down with a Fenwick tree over their final ranks (``_points`` of
+    ``agents.lbr.loki_board_kernels``)."""
+    m, pairs = points.shape
+    width = finals.shape[1]
+    mass = np.empty(width)  # each point's weight (the last one: the pairs through z)
+    gain = np.empty(width)  # each point's rises with this z
+    less = np.empty(width)
+    tree = np.empty(width + 1)
+    level = np.empty(width)  # the weight added at each final rank
     risen = np.zeros(pairs)
-    for z in range(sweep.shape[0]):
-        tree[:] = 0.0
-        point[:] = 0.0
-        finals = sweep[z]
-        start = 0
-        while start < pairs:
-            end = ends[start]
-            for q in range(start, end):  # the holdings ahead now: beaten or tied finally
-                final = finals[q]
-                if final >= 0:
-                    less[q] = _below(tree, final)
-                    risen[q] += less[q] + 0.5 * point[final]
-            for q in range(start, end):
-                final = finals[q]
-                if final >= 0:
-                    _add(tree, final, swept[q])
-                    point[final] += swept[q]
-            for q in range(start, end):  # with them, the holdings tied now
-                final = finals[q]
-                if final >= 0:
-                    risen[q] += 0.5 * (_below(tree, final) - less[q])
-            start = end
-    rises = np.empty(pairs)
-    rises[order] = risen
-    return rises
-
-
-@kernel
-def _dense(finals: Int16s) -> None:
-    """Replace each next card's final ranks by their order among that card's (ties kept, -1
-    kept), so that the Fenwick tree of ``_rises`` spans the pairs, not all 7,462 ranks."""
-    pairs, m = finals.shape
-    below = np.zeros(_SIZE, dtype=np.int32)
     for z in range(m):
-        below[:] = 0
+        count = counts[z]
+        point, final, ends = points[z], finals[z], group_ends[z]
+        mass[: count + 1] = 0.0
         for p in range(pairs):
-            if finals[p, z] >= 0:
-                below[finals[p, z]] = 1
-        running = 0
-        for r in range(_SIZE):
-            present = below[r]
-            below[r] = running
-            running += present
+            mass[point[p]] += weights[p]
+        tree[: count + 1] = 0.0
+        level[:count] = 0.0
+        start = 0
+        while start < count:
+            end = ends[start]
+            for d in range(start, end):  # the points ahead now: beaten or tied finally
+                less[d] = _below(tree, final[d])
+                gain[d] = less[d] + 0.5 * level[final[d]]
+            for d in range(start, end):
+                _add(tree, count + 1, final[d], mass[d])
+                level[final[d]] += mass[d]
+            for d in range(start, end):  # with them, the points tied now
+                gain[d] += 0.5 * (_below(tree, final[d]) - less[d])
+            start = end
+        gain[count] = 0.0
         for p in range(pairs):
-            if finals[p, z] >= 0:
-                finals[p, z] = below[finals[p, z]]
-
-
-@kernel
-def _removal(m: int, matrix: Int64s, finals: Int16s) -> Int16s:
-    """``removal[i, j, k]``: twice the share of the holding o = {i, k} in the rises of
-    h = {i, j} (ahead + tied / 2 over the next cards where o is tied now, ahead / 2 where h
-    is tied with it now, 0 where o is behind now or meets h); the counts do not depend on
-    the weights, so a board's are counted once."""
-    removal = np.zeros((m, m, m), dtype=np.int16)
-    for i in range(m):
-        for j in range(m):
-            if j == i:
-                continue
-            h = max(i, j) * (max(i, j) - 1) // 2 + min(i, j)
-            now = matrix[i, j]
-            for k in range(m):
-                if k in (i, j) or matrix[i, k] < now:
-                    continue  # o behind now: never a rise
-                o = max(i, k) * (max(i, k) - 1) // 2 + min(i, k)
-                mine, theirs = finals[h], finals[o]
-                ahead = np.int16(0)
-                level = np.int16(0)
-                for z in range(np.uint64(m)):  # unsigned: no index fix-up, SIMD lanes
-                    ahead += np.int16(mine[z] > theirs[z])
-                    level += np.int16(mine[z] == theirs[z])
-                ahead -= 1  # z = k: o's sentinel counted as beaten
-                level -= 1  # z = i: both sentinels counted as tied
-                if matrix[i, k] > now:
-                    removal[i, j, k] = 2 * ahead + level
-                else:
-                    removal[i, j, k] = ahead
-    return removal
+            risen[p] += gain[point[p]]
+    return risen
 
 
 @kernel
@@ -221,60 +172,17 @@ def _shared(m: int, wmatrix: Array, removal: Int16s, rises: Array) -> None:
 
 
 @kernel
-def board_arrays(
-    m: int, slots: Int64s, pair_ranks: Int16s, triple_ranks: Int16s, pair_index: Int64s
-) -> tuple[Int64s, Int64s, Int64s, Int64s, Int64s, Int16s, Int16s]:
-    """What ``holding_values`` reads of one board, whatever the field: the slot pairs' ranks
-    and holdings (colex), the pairs from the best rank down and where each group of ties
-    ends, the ``m x m`` matrix of pair ranks (-1 on the diagonal), the order of the pairs'
-    final ranks with each next card (``(m, pairs)`` in sweep order: ``_finals``, ``_dense``)
-    and the card-removal counts (``_removal``); the last two empty on the river.
-
-    Args:
-        m: Cards off the board (49, 48 or 47), ``slots[:m]`` ascending.
-        slots: The off-board cards (``board_subset_ranks``).
-        pair_ranks: Ranks of the slot pairs with the board, colex.
-        triple_ranks: Ranks of the slot triples with the board (colex), read when m > 47.
-        pair_index: ``agents.strength.holdings.PAIR_INDEX``.
-    """
-    pairs = m * (m - 1) // 2
-    ranks = np.empty(pairs, dtype=np.int64)
-    holding = np.empty(pairs, dtype=np.int64)
-    matrix = np.full((m, m), -1, dtype=np.int64)  # the diagonal: below every rank, weight 0
-    p = 0
-    for j in range(1, m):
-        for i in range(j):
-            ranks[p], holding[p] = pair_ranks[p], pair_index[slots[i], slots[j]]
-            matrix[i, j] = matrix[j, i] = pair_ranks[p]
-            p += 1
-    order = np.argsort(-ranks, kind="mergesort")
-    ends = np.empty(pairs, dtype=np.int64)
-    end = pairs
-    for q in range(pairs - 1, -1, -1):
-        if q < pairs - 1 and ranks[order[q]] != ranks[order[q + 1]]:
-            end = q + 1
-        ends[q] = end
-    if m > 47:
-        finals = np.empty((pairs, m), dtype=np.int16)
-        _finals(m, triple_ranks, finals)
-        _dense(finals)
-        removal = _removal(m, matrix, finals)
-        sweep = np.ascontiguousarray(finals[order].T)
-    else:
-        sweep = np.empty((0, pairs), dtype=np.int16)
-        removal = np.empty((0, 0, 0), dtype=np.int16)
-    return ranks, holding, order, ends, matrix, sweep, removal
-
-
-@kernel
 def holding_values(
     m: int,
     ranks: Int64s,
     holding: Int64s,
-    order: Int64s,
-    ends: Int64s,
-    matrix: Int64s,
-    sweep: Int16s,
+    rows: Int64s,
+    first: Int64s,
+    last: Int64s,
+    points: Int16s,
+    finals: Int16s,
+    group_ends: Int16s,
+    counts: Int64s,
     removal: Int16s,
     field: Array,
     hs1_out: Array,
@@ -284,8 +192,8 @@ def holding_values(
 
     Args:
         m: Cards off the board (49, 48 or 47).
-        ranks, holding, order, ends, matrix, sweep, removal: The board's arrays
-            (``board_arrays``).
+        ranks, holding, rows, first, last, points, finals, group_ends, counts, removal: The
+            board's arrays (``agents.lbr.loki_board_kernels.board_arrays``).
         field: ``(1326,)`` non-negative weights of the opponent's holdings (Loki's field
             array); each holding's live weight must be positive.
         hs1_out: ``(1326,)`` HS1 of each holding; NaN where it meets the board.
@@ -301,18 +209,17 @@ def holding_values(
             weights[p] = field[holding[p]]
             wmatrix[i, j] = wmatrix[j, i] = weights[p]
             p += 1
-    below, tied, live = _strength(m, ranks, weights, matrix, wmatrix)
+    below, tied, above, live = _strength(m, ranks, weights, wmatrix, rows, first, last)
     hs1_out[:] = np.nan
     ppot_out[:] = np.nan
     for p in range(pairs):
         hs1_out[holding[p]] = (below[p] + 0.5 * tied[p]) / live[p]
         ppot_out[holding[p]] = 0.0
     if m > 47:
-        rises = _rises(order, ends, weights, sweep)
+        rises = _rises(weights, points, finals, group_ends, counts)
         _shared(m, wmatrix, removal, rises)
         completions = m - 4
         for p in range(pairs):
-            behind = live[p] - below[p] - tied[p]
-            denominator = completions * (behind + 0.5 * tied[p])
+            denominator = completions * (above[p] + 0.5 * tied[p])
             if denominator > 0:
                 ppot_out[holding[p]] = rises[p] / denominator

@@ -162,10 +162,10 @@ class ShadowLoki:
         return PerTableRanges([ShadowLoki(self.agent.spawn()) for _ in range(num_tables)])
 
     def table_bytes(self, num_seats: int) -> int:
-        """A shadow's boards at most (two hands' kept, the current hand's three): 410 KB each,
-        mostly the card-removal counts (``board_arrays``); and a hand's histories, about 20,
-        each with its answer, field and models (45 KB)."""
-        return (_KEPT_BOARDS + 3) * 410_000 + 20 * 45_000
+        """A shadow's boards at most (two hands' kept, the current hand's three): 480 KB each,
+        mostly the card-removal counts and the sweep's points (``board_arrays``); and a
+        hand's histories, about 20, each with its answer, field and models (45 KB)."""
+        return (_KEPT_BOARDS + 3) * 480_000 + 20 * 45_000
 
     def probabilities(self, view: PlayerView, holdings: Index, *, probe: bool = False) -> Floats:
         """``(len(holdings), 3)``: Loki's probabilities at ``view`` with each holding, given

@@ -48,6 +48,29 @@ def test_all_holding_values_equal_the_per_holding_route(street_cards: int) -> No
         assert ppot[h] == pytest.approx(potential[0], abs=1e-12)
 
 
+@pytest.mark.parametrize(
+    "board",
+    [(0, 4, 8), (0, 1, 2), (0, 13, 26), (5, 9, 22), (0, 4, 8, 12), (0, 1, 13, 14), (0, 4, 8, 1)],
+)
+def test_every_holding_equals_the_per_holding_route_on_flush_and_paired_boards(
+    board: tuple[int, ...],
+) -> None:
+    """Every live holding (not a sample) against fields with many equal and with very
+    unequal weights, on flush draws, monotone, paired and trips boards: the sweep by points
+    and the card-removal counts of ``agents.lbr.loki_board_kernels`` count what the scalar
+    route counts, also for the best holdings (PPOT1 0 with nothing behind or tied)."""
+    rng = np.random.default_rng(len(board) + board[-1])
+    live = np.flatnonzero(~np.isin(HOLDINGS, board).any(axis=1))
+    padded = np.tile([*board, *(0,) * (5 - len(board))], (len(live), 1))
+    tables = street_tables(HOLDINGS[live], padded, np.full(len(live), len(board)))
+    for field in (rng.random(1326) + 0.01, np.where(rng.random(1326) < 0.5, 1.0, 0.001)):
+        hs1, ppot = loki_holding_values(board, field)
+        fields = np.broadcast_to(field, (len(live), 1326))
+        hsn, potential = field_values(tables, fields, np.ones(len(live), dtype=np.int64))
+        np.testing.assert_allclose(hs1[live], hsn, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(ppot[live], potential, rtol=0, atol=1e-12)
+
+
 def test_bad_boards_and_fields_are_refused() -> None:
     with pytest.raises(ValueError, match="board"):
         loki_holding_values((1, 1, 2), np.ones(1326))

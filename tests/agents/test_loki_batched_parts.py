@@ -279,12 +279,16 @@ def test_memory_per_table(seats: int, specific: bool, per_table: int) -> None:
 
 def test_kernels_call_only_kernels_of_their_own_module() -> None:
     """numba's disk cache of a kernel sees its own module's source only (``agents.jit``)."""
+    import agents.lbr.loki_board_kernels
+    import agents.lbr.loki_kernels
     import agents.loki.batched_history
     import agents.loki.batched_preflop
     import agents.loki.triples
     import agents.loki.weighting
 
     modules = [
+        agents.lbr.loki_board_kernels,
+        agents.lbr.loki_kernels,
         agents.loki.batched_history,
         agents.loki.batched_preflop,
         agents.loki.triples,

@@ -1,0 +1,225 @@
+"""What Loki's all-holdings values read of one board, whatever the field (``board_arrays``).
+
+``agents.lbr.loki_kernels.holding_values`` computes HS1 and PPOT1 (Papp 1998 sections 5.2,
+5.3 and 7.3) of every holding against a field by counting the holdings in rank order, card
+removal corrected. Everything it needs that does not depend on the weights is counted here,
+once per board (a board meets several fields: the opponent's actions re-weight it):
+
+* HS1's card removal: each card's row of the ``m x m`` matrix of pair ranks in rank order,
+  and where each pair's group of tied ranks starts and ends in it, so that the weight of the
+  holdings through a card below or tied with a pair is two reads of a cumulative sum;
+* PPOT1's sweep per next card z: the pairs that share both their rank now and their rank
+  with z ("points", about 90 to 250 of the 1,128 to 1,176 pairs: away from flushes a pair's
+  ranks depend on its card ranks only) are one entry of the sweep, whose weight is theirs
+  summed; the points are in now-rank groups from the best down, their final ranks dense;
+* PPOT1's card removal: for h = {i, j} and o = {i, k} the count over next cards of o's
+  rises against h, from the cube ``T[i, j, z]`` of triple ranks (symmetric, -1 where two
+  indices meet), counted for all k at once (contiguous, in SIMD lanes).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from agents.jit import kernel
+from envs import _evaluator_tables as _t
+
+__all__ = ["BoardArrays", "board_arrays"]
+
+Int16s = npt.NDArray[np.int16]
+Int64s = npt.NDArray[np.int64]
+BoardArrays = tuple[Int64s, Int64s, Int64s, Int64s, Int64s, Int16s, Int16s, Int16s, Int64s, Int16s]
+"""``board_arrays``' result, as ``holding_values`` reads it."""
+
+
+_LANES = 64
+"""The cube's last axis, padded so that a row of next cards fills whole SIMD registers."""
+
+
+@kernel
+def _cube(m: int, triples: Int16s) -> Int16s:
+    """``cube[a, b, c]``: the rank of slot triple {a, b, c} (-1 where two indices meet or
+    past ``m``)."""
+    cube = np.full((m, m, _LANES), -1, dtype=np.int16)
+    for c in range(2, m):
+        for b in range(1, c):
+            for a in range(b):
+                rank = triples[c * (c - 1) * (c - 2) // 6 + b * (b - 1) // 2 + a]
+                cube[a, b, c] = cube[a, c, b] = cube[b, a, c] = rank
+                cube[b, c, a] = cube[c, a, b] = cube[c, b, a] = rank
+    return cube
+
+
+@kernel
+def _removal(m: int, matrix: Int64s, cube: Int16s) -> Int16s:
+    """``removal[i, j, k]``: twice the share of the holding o = {i, k} in the rises of
+    h = {i, j} (ahead + tied / 2 over the next cards where o is tied now, ahead / 2 where h
+    is tied with it now, 0 where o is behind now or meets h)."""
+    removal = np.zeros((m, m, m), dtype=np.int16)
+    ahead = np.empty(_LANES, dtype=np.int16)
+    level = np.empty(_LANES, dtype=np.int16)
+    for i in range(m):
+        for j in range(m):
+            if j == i:
+                continue
+            ahead[:] = 0
+            level[:] = 0
+            mine = cube[i, j]
+            for z in range(m):
+                rank = mine[z]
+                theirs = cube[i, z]  # o = {i, k} with z: cube[i, k, z] = cube[i, z, k]
+                for k in range(np.uint64(_LANES)):  # unsigned: no index fix-up, SIMD lanes
+                    ahead[k] += np.int16(rank > theirs[k])
+                    level[k] += np.int16(rank == theirs[k])
+            now = matrix[i, j]
+            for k in range(m):
+                if k in (i, j) or matrix[i, k] < now:
+                    continue  # o behind now: never a rise
+                beaten = ahead[k] - 1  # z = k: o's sentinel counted as beaten
+                tied = level[k] - 1  # z = i: both sentinels counted as tied
+                removal[i, j, k] = 2 * beaten + tied if matrix[i, k] > now else beaten
+    return removal
+
+
+@kernel
+def _rows(m: int, matrix: Int64s) -> tuple[Int64s, Int64s, Int64s]:
+    """Each card's row of pair ranks in rank order, and where the group of ranks tied with
+    ``matrix[i, j]`` starts and ends in row i."""
+    rows = np.empty((m, m), dtype=np.int64)
+    first = np.empty((m, m), dtype=np.int64)
+    last = np.empty((m, m), dtype=np.int64)
+    for i in range(m):
+        row = matrix[i]
+        rows[i] = np.argsort(row, kind="mergesort")
+        start = 0
+        while start < m:
+            end = start + 1
+            while end < m and row[rows[i, end]] == row[rows[i, start]]:
+                end += 1
+            for t in range(start, end):
+                first[i, rows[i, t]] = start
+                last[i, rows[i, t]] = end
+            start = end
+    return rows, first, last
+
+
+@kernel
+def _points(
+    m: int, low: Int64s, high: Int64s, order: Int64s, ends: Int64s, cube: Int16s
+) -> tuple[Int16s, Int16s, Int16s, Int64s]:
+    """Per next card z, each pair's point (the pairs with its rank now and with z; the pairs
+    through z: the last point, which weighs nothing in the sweep), the points' dense final
+    ranks and the end of their now-rank groups, in sweep order, and their number."""
+    pairs = len(order)
+    swept = np.empty((m, pairs), dtype=np.int16)  # final ranks, in sweep order
+    for q in range(pairs):
+        row = cube[low[order[q]], high[order[q]]]
+        for z in range(m):
+            swept[z, q] = row[z]
+    points = np.empty((m, pairs), dtype=np.int16)
+    raw = np.empty((m, pairs + 1), dtype=np.int64)
+    group_ends = np.empty((m, pairs + 1), dtype=np.int16)
+    counts = np.zeros(m, dtype=np.int64)
+    stamp = np.full(_t.NUM_RANKS + 1, -1, dtype=np.int64)  # the group a final rank met last
+    at = np.empty(_t.NUM_RANKS + 1, dtype=np.int64)  # its point there
+    histogram = np.zeros(_t.NUM_RANKS + 2, dtype=np.int64)
+    group = 0
+    for z in range(m):
+        d = 0
+        start = 0
+        finals = swept[z]
+        while start < pairs:
+            end = ends[start]
+            opened = d
+            for q in range(start, end):
+                final = finals[q]
+                if final < 0:
+                    points[z, order[q]] = -1
+                elif stamp[final] == group:
+                    points[z, order[q]] = at[final]
+                else:
+                    stamp[final], at[final] = group, d
+                    raw[z, d] = final
+                    histogram[final + 1] += 1
+                    points[z, order[q]] = d
+                    d += 1
+            group_ends[z, opened:d] = d
+            group += 1
+            start = end
+        counts[z] = d
+        for p in range(pairs):
+            if points[z, p] < 0:
+                points[z, p] = d
+    # the points' final ranks, dense per z: one counting sort of all z's points at once
+    for r in range(1, len(histogram)):
+        histogram[r] += histogram[r - 1]
+    total = histogram[-1]
+    by_rank = np.empty(total, dtype=np.int64)  # z * (pairs + 1) + point, by final rank
+    for z in range(m):
+        for d in range(counts[z]):
+            slot = raw[z, d]
+            by_rank[histogram[slot]] = z * (pairs + 1) + d
+            histogram[slot] += 1
+    width = counts.max() + 1
+    finals_out = np.zeros((m, width), dtype=np.int16)
+    previous = np.full(m, -1, dtype=np.int64)
+    dense = np.full(m, -1, dtype=np.int64)
+    for e in range(total):
+        z, d = divmod(by_rank[e], pairs + 1)
+        if raw[z, d] != previous[z]:
+            previous[z] = raw[z, d]
+            dense[z] += 1
+        finals_out[z, d] = dense[z]
+    return points, finals_out, group_ends[:, :width].copy(), counts
+
+
+@kernel
+def board_arrays(
+    m: int, slots: Int64s, pair_ranks: Int16s, triple_ranks: Int16s, pair_index: Int64s
+) -> BoardArrays:
+    """What ``holding_values`` reads of one board, whatever the field: the slot pairs' ranks
+    and holdings (colex), each card's row of pair ranks in rank order and where each pair's
+    tied group starts and ends in it (``_rows``), the sweep's points per next card, their
+    dense final ranks, the ends of their now-rank groups and their numbers (``_points``), and
+    the card-removal counts (``_removal``); the last five empty on the river.
+
+    Args:
+        m: Cards off the board (49, 48 or 47), ``slots[:m]`` ascending.
+        slots: The off-board cards (``board_subset_ranks``).
+        pair_ranks: Ranks of the slot pairs with the board, colex.
+        triple_ranks: Ranks of the slot triples with the board (colex), read when m > 47.
+        pair_index: ``agents.strength.holdings.PAIR_INDEX``.
+    """
+    pairs = m * (m - 1) // 2
+    ranks = np.empty(pairs, dtype=np.int64)
+    holding = np.empty(pairs, dtype=np.int64)
+    low = np.empty(pairs, dtype=np.int64)
+    high = np.empty(pairs, dtype=np.int64)
+    matrix = np.full((m, m), -1, dtype=np.int64)  # the diagonal: below every rank, weight 0
+    p = 0
+    for j in range(1, m):
+        for i in range(j):
+            ranks[p], holding[p] = pair_ranks[p], pair_index[slots[i], slots[j]]
+            low[p], high[p] = i, j
+            matrix[i, j] = matrix[j, i] = pair_ranks[p]
+            p += 1
+    rows, first, last = _rows(m, matrix)
+    if m > 47:
+        order = np.argsort(-ranks, kind="mergesort")
+        ends = np.empty(pairs, dtype=np.int64)
+        end = pairs
+        for q in range(pairs - 1, -1, -1):
+            if q < pairs - 1 and ranks[order[q]] != ranks[order[q + 1]]:
+                end = q + 1
+            ends[q] = end
+        cube = _cube(m, triple_ranks)
+        points, finals, group_ends, counts = _points(m, low, high, order, ends, cube)
+        removal = _removal(m, matrix, cube)
+    else:
+        points = np.empty((0, pairs), dtype=np.int16)
+        finals = np.empty((0, 1), dtype=np.int16)
+        group_ends = np.empty((0, 1), dtype=np.int16)
+        counts = np.empty(0, dtype=np.int64)
+        removal = np.empty((0, 0, 0), dtype=np.int16)
+    return ranks, holding, rows, first, last, points, finals, group_ends, counts, removal
