@@ -232,14 +232,10 @@ class BatchedShadowBayesian:
         stale = np.flatnonzero((self._board[tables] != board).any(axis=1))
         if stale.size:
             at = tables[stale]
-            count = len(stale)
             # Holdings through the board get a row of their own, never asked.
             types = holding_types(_HOLDINGS, np.minimum(board[stale], 51), width[stale], _C)
-            first = np.full((count, _C + 1), -1, dtype=np.intp)
-            backwards = np.arange(NUM_HOLDINGS - 1, -1, -1)
-            first[np.arange(count)[:, np.newaxis], types[:, ::-1]] = backwards  # lowest wins
             self._type_of[at] = types
-            self._first[at] = first
+            self._first[at] = _first_of_each(types, _C + 1)
             self._board[at] = board[stale]
         return self._type_of[tables], self._first[tables]
 
@@ -253,6 +249,16 @@ class BatchedShadowBayesian:
         }
         virtual = _every_type(batch.tables)
         self.bpp.observe_ends(HandEndBatch(rules=batch.rules, tables=virtual, **fields))
+
+
+@kernel
+def _first_of_each(types: npt.NDArray[np.int8], kinds: int) -> Index:
+    """``(k, kinds)``: the lowest holding of each type in each row of ``types`` (-1: none)."""
+    first = np.full((types.shape[0], kinds), -1, dtype=np.intp)
+    for i in range(types.shape[0]):
+        for h in range(types.shape[1] - 1, -1, -1):
+            first[i, types[i, h]] = h
+    return first
 
 
 def _every_type(tables: npt.ArrayLike) -> Index:

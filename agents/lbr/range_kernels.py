@@ -8,9 +8,10 @@ a dozen passes over ``(k, 1326)`` temporaries per call; here each row is read on
 opponent's probabilities straight from a ``RangeAnswer``'s distinct rows and its per-holding
 row index, never spread out to 1,326 columns.
 
-Element by element the operations are those of the scalar agent (``w * (p / total)``, the
-share ``w / W``); only the sums over holdings run in another order, so values agree with it
-to about 1e-15 of a chip.
+The Bayes update is the scalar agent's element by element (``w * (p / total)``); the values
+divide weighted sums by the total weight once instead of weighting by the shares ``w / W``,
+and sums over holdings run in another order, so values agree with the scalar agent's to
+about 1e-15 of a chip.
 """
 
 from __future__ import annotations
@@ -85,36 +86,33 @@ def check_down_values(
     raise_out: Floats,
 ) -> None:
     """WP of each row against its range (``wp_out``, ``(k,)``) and, at the rows
-    ``raising``, the check-down value of our raise (``raise_out``): the range's share of
-    holding h is ``w_h / W``, its answer to our raise ``rows[a, group[a, h]]`` with
-    ``a = answer_row[j]`` where it answers (``answered[j]``), else a call (it is all-in).
-    Weights and equities are rows ``tables[i]`` of ``weights`` and ``equity``."""
+    ``raising`` (ascending), the check-down value of our raise (``raise_out``): the range's
+    weight of holding h is ``w_h`` of ``W``, its answer to our raise ``rows[a, group[a, h]]``
+    with ``a = answer_row[j]`` where it answers (``answered[j]``), else a call (it is
+    all-in). Weights and equities are rows ``tables[i]`` of ``weights`` and ``equity``. Each
+    row is read once; the sums are divided by ``W`` at the end."""
     shared = group.shape[0] == 0
+    j = 0
     for i in range(len(tables)):
         w, e = weights[tables[i]], equity[tables[i]]
-        total = 0.0
-        for h in range(w.shape[0]):
-            total += w[h]
-        wp = 0.0
-        for h in range(w.shape[0]):
-            wp += (w[h] / total) * e[h]
-        wp_out[i] = wp
-    for j in range(len(raising)):
-        i = raising[j]
-        w, e = weights[tables[i]], equity[tables[i]]
-        p, c, b = pot[i], to_call[i], bet[j]
-        total = 0.0
-        for h in range(w.shape[0]):
-            total += w[h]
-        value = 0.0
-        a = answer_row[j]
-        for h in range(w.shape[0]):
-            called = e[h] * (p + c + 2 * b) - (c + b)
-            if answered[j]:
-                g = 0 if shared else group[a, h]
-                reraised = e[h] * (p + c + 4 * b) - (c + 2 * b)
-                term = rows[a, g, 0] * p + rows[a, g, 1] * called + rows[a, g, 2] * reraised
-            else:
-                term = called
-            value += (w[h] / total) * term
-        raise_out[j] = value
+        total, wins = 0.0, 0.0
+        if j < len(raising) and raising[j] == i:
+            p, c, b = pot[i], to_call[i], bet[j]
+            a = answer_row[j]
+            value = 0.0
+            for h in range(w.shape[0]):
+                total += w[h]
+                wins += w[h] * e[h]
+                term = e[h] * (p + c + 2 * b) - (c + b)  # called
+                if answered[j]:
+                    g = 0 if shared else group[a, h]
+                    reraised = e[h] * (p + c + 4 * b) - (c + 2 * b)
+                    term = rows[a, g, 0] * p + rows[a, g, 1] * term + rows[a, g, 2] * reraised
+                value += w[h] * term
+            raise_out[j] = value / total
+            j += 1
+        else:
+            for h in range(w.shape[0]):
+                total += w[h]
+                wins += w[h] * e[h]
+        wp_out[i] = wins / total
