@@ -31,7 +31,7 @@ import numpy.typing as npt
 
 from agents.jit import readonly
 from agents.strength.board_kernels import rollout_rows
-from agents.strength.holdings import NUM_HOLDINGS, dead_holdings, seen_cards
+from agents.strength.holdings import NUM_HOLDINGS
 from agents.strength.street import DEAD, showdown_counts
 from agents.strength.street_constants import kernel_constants
 
@@ -138,8 +138,7 @@ def _rolled_out(hole: Ints, board: Ints, samples: int, seed: int) -> Floats:
     """Equities of rows of a pre-flop or flop board over the completion sample."""
     k, n = board.shape
     c = kernel_constants()
-    score = np.empty((k, NUM_HOLDINGS))
-    count = np.empty((k, NUM_HOLDINGS), dtype=np.int32)
+    result: Floats = np.empty((k, NUM_HOLDINGS))
     full = np.zeros((k, 5), dtype=np.int64)
     full[:, :n] = board
     rollout_rows(
@@ -154,10 +153,6 @@ def _rolled_out(hole: Ints, board: Ints, samples: int, seed: int) -> Floats:
         c.offs,
         c.look,
         c.flush,
-        score,
-        count,
+        result,
     )
-    cards = np.concatenate([hole, board], axis=1)
-    live = ~dead_holdings(seen_cards(cards, np.full(k, cards.shape[1])))
-    result: Floats = np.where(live, np.where(count > 0, score / np.maximum(count, 1), 0.5), 0.0)
     return result

@@ -86,21 +86,21 @@ def rollout_rows(
     offs: npt.NDArray[np.uint32],
     look: npt.NDArray[np.uint16],
     flush: npt.NDArray[np.uint16],
-    score_out: npt.NDArray[np.float64],
-    count_out: npt.NDArray[np.int32],
+    out: npt.NDArray[np.float64],
 ) -> None:
-    """Per row, the own hand's showdown score (1 ahead, 1/2 tied) against every holding summed
-    over the completions of its board by ``sample`` (positions among the cards it does not
-    see, ascending), and how many completions each holding meets none of (0 for the holdings
-    through the row's own or board cards).
+    """Per row (into ``out[row]``), the own hand's equity against every holding: its
+    showdown score (1 ahead, 1/2 tied) summed over the completions of its board by
+    ``sample`` (positions among the cards it does not see, ascending) that meet neither
+    hand, over their number (1/2 if there are none; 0 for the holdings through the row's
+    own or board cards).
 
     Counted by rank class, not holding by holding: on a completed board a hand that cannot
     be a flush ranks by its two cards' ranks alone, so each completion scores the 91 rank
     classes once and adds the score to every holding of the class. Then it corrects the
     holdings that differ: those through a completion card (taken off that completion: about
     two of the unseen cards' worth) and those that make a flush (the board holds three cards
-    of a suit or more). The scores are sums of halves, exact in any order, so the totals are
-    those of ranking every holding on every completion."""
+    of a suit or more). The scores are sums of halves, exact in any order, so the equities are
+    those of ranking every holding on every completion, to the last bit."""
     known = np.empty(52, dtype=np.bool_)
     drawn = np.zeros(52, dtype=np.bool_)
     unseen = np.empty(52, dtype=np.int64)
@@ -113,8 +113,8 @@ def rollout_rows(
     in_suit = np.empty(52, dtype=np.int64)
     off_suit = np.empty(52, dtype=np.int64)
     class_sum = np.empty(169, dtype=np.float64)
-    delta = np.empty(score_out.shape[1], dtype=np.float64)
-    dead = np.empty(score_out.shape[1], dtype=np.int32)
+    delta = np.empty(out.shape[1], dtype=np.float64)
+    dead = np.empty(out.shape[1], dtype=np.int32)
     samples = sample.shape[0]
     for row in range(holes.shape[0]):
         n = board_len[row]
@@ -221,16 +221,16 @@ def rollout_rows(
                         )
             for b in range(n, 5):
                 drawn[full[b]] = False
-        score_row, count_row = score_out[row], count_out[row]
-        score_row[:] = 0.0
-        count_row[:] = 0
+        equity = out[row]
+        equity[:] = 0.0
         for t in range(1, u):
             high = unseen[t]
             for v in range(t):
                 low = unseen[v]
                 h = pair_index[low, high]
-                score_row[h] = class_sum[(low >> 2) + 13 * (high >> 2)] + delta[h]
-                count_row[h] = samples - dead[h]
+                count = samples - dead[h]
+                score = class_sum[(low >> 2) + 13 * (high >> 2)] + delta[h]
+                equity[h] = score / count if count > 0 else 0.5
 
 
 @uncached_kernel
