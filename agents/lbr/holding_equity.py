@@ -30,7 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from agents.jit import readonly
-from agents.strength.board_kernels import rollout_rows
+from agents.strength.board_kernels import rank_multiset_tables, rollout_rows
 from agents.strength.holdings import NUM_HOLDINGS
 from agents.strength.street import DEAD, showdown_counts
 from agents.strength.street_constants import kernel_constants
@@ -153,6 +153,7 @@ def _rolled_out(hole: Ints, board: Ints, samples: int, seed: int) -> Floats:
         c.offs,
         c.look,
         c.flush,
+        *rank_multiset_tables(),
         result,
     )
     return result

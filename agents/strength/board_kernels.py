@@ -5,10 +5,12 @@ roll-outs (``rollout_rows``) and one board's subsets for its all-holdings values
 The two public kernels call another module's kernels, so they are compiled without a disk
 cache (``agents.jit.uncached_kernel``): a cached copy would keep running the blocks' old code
 after an edit there. They compile once per process, in about a second. Their helpers here
-(``_pair_rank``, ``_score``, ``_flush_fix``) call nothing outside and are cached.
+(``_pair_rank``, ``_score``, ``_multiset_index``) call nothing outside and are cached.
 """
 
 from __future__ import annotations
+
+from functools import cache
 
 import numpy as np
 import numpy.typing as npt
@@ -22,7 +24,7 @@ from agents.strength.street_kernels import (
 )
 from envs import _evaluator_tables as _t
 
-__all__ = ["board_subset_ranks", "rollout_rows"]
+__all__ = ["MULTISETS", "board_subset_ranks", "rank_multiset_tables", "rollout_rows"]
 
 _KEY_INIT = _t.KEY_INIT
 _FLUSH_SHIFT = _t.FLUSH_SHIFT
@@ -51,26 +53,38 @@ def _pair_rank(
     return int(table[(low >> 2) + 13 * (high >> 2)])
 
 
+MULTISETS = 6188
+"""Multisets of five ranks, C(17, 5): the boards' rank multisets."""
+
+
+@cache
+def rank_multiset_tables() -> tuple[npt.NDArray[np.int16], npt.NDArray[np.bool_]]:
+    """The per-process memo of ``rollout_rows``: per five-card rank multiset (indexed as
+    ``_multiset_index`` ranks them) its table of ``multiset_ranks``, and whether it is
+    filled yet (2 MB; a table depends on the ranks alone, so it never goes stale)."""
+    return np.zeros((MULTISETS, 169), dtype=np.int16), np.zeros(MULTISETS, dtype=np.bool_)
+
+
+@kernel
+def _multiset_index(counts: npt.NDArray[np.int64]) -> int:
+    """The colex rank of the five ranks counted in ``counts`` among the 6,188 multisets:
+    sum over the ranks ascending, ``r_0 <= ... <= r_4``, of C(r_i + i, i + 1)."""
+    index = 0
+    i = 0
+    for rank in range(13):
+        for _ in range(counts[rank]):
+            top = rank + i  # C(top, i + 1)
+            choose = 1
+            for j in range(i + 1):
+                choose = choose * (top - j) // (j + 1)
+            index += choose
+            i += 1
+    return index
+
+
 @kernel
 def _score(mine: int, rank: int) -> float:
     return 1.0 if mine > rank else (0.5 if mine == rank else 0.0)
-
-
-@kernel
-def _flush_fix(
-    mine: int,
-    key: int,
-    mask: int,
-    low: int,
-    high: int,
-    card_keys: npt.NDArray[np.int64],
-    flush_keys: npt.NDArray[np.int64],
-    table: npt.NDArray[np.int16],
-    flush: npt.NDArray[np.uint16],
-) -> float:
-    """What holding ``low < high`` scores against ``mine`` beyond its rank class's score."""
-    rank = _pair_rank(key, mask, low, high, card_keys, flush_keys, table, flush)
-    return _score(mine, rank) - _score(mine, int(table[(low >> 2) + 13 * (high >> 2)]))
 
 
 @uncached_kernel
@@ -86,6 +100,8 @@ def rollout_rows(
     offs: npt.NDArray[np.uint32],
     look: npt.NDArray[np.uint16],
     flush: npt.NDArray[np.uint16],
+    memo_tables: npt.NDArray[np.int16],
+    memo_made: npt.NDArray[np.bool_],
     out: npt.NDArray[np.float64],
 ) -> None:
     """Per row (into ``out[row]``), the own hand's equity against every holding: its
@@ -97,24 +113,28 @@ def rollout_rows(
     Counted by rank class, not holding by holding: on a completed board a hand that cannot
     be a flush ranks by its two cards' ranks alone, so each completion scores the 91 rank
     classes once and adds the score to every holding of the class. Then it corrects the
-    holdings that differ: those through a completion card (taken off that completion: about
-    two of the unseen cards' worth) and those that make a flush (the board holds three cards
-    of a suit or more). The scores are sums of halves, exact in any order, so the equities are
-    those of ranking every holding on every completion, to the last bit."""
+    holdings that differ: those through a completion card (taken off that completion, by
+    sums per drawn card and rank class) and those that make a flush (the board holds three
+    cards of a suit or more). The scores are sums of halves, exact in any order, so the
+    equities are those of ranking every holding on every completion, to the last bit.
+
+    ``memo_tables`` and ``memo_made`` are ``rank_multiset_tables()``: the multiset table of
+    every five-card board's ranks met so far (each computed once per process)."""
     known = np.empty(52, dtype=np.bool_)
     drawn = np.zeros(52, dtype=np.bool_)
     unseen = np.empty(52, dtype=np.int64)
     full = np.empty(5, dtype=np.int64)
     board_counts = np.empty(13, dtype=np.int64)
     suits = np.empty(4, dtype=np.int64)
-    tables = np.zeros((170, 169), dtype=np.int16)
-    made = np.zeros(170, dtype=np.bool_)
     wins = np.zeros(169, dtype=np.float64)
     in_suit = np.empty(52, dtype=np.int64)
     off_suit = np.empty(52, dtype=np.int64)
     class_sum = np.empty(169, dtype=np.float64)
-    delta = np.empty(out.shape[1], dtype=np.float64)
-    dead = np.empty(out.shape[1], dtype=np.int32)
+    delta = np.empty(out.shape[1], dtype=np.float64)  # the flushes' corrections
+    through = np.empty((52, 13), dtype=np.float64)  # by drawn card and the other's rank
+    drawn_count = np.empty(52, dtype=np.int64)
+    both = np.empty(out.shape[1], dtype=np.float64)  # by holding of two drawn cards
+    both_count = np.empty(out.shape[1], dtype=np.int64)
     samples = sample.shape[0]
     for row in range(holes.shape[0]):
         n = board_len[row]
@@ -132,9 +152,11 @@ def rollout_rows(
                 unseen[u] = card
                 u += 1
         class_sum[:] = 0.0
-        made[:] = False
         delta[:] = 0.0
-        dead[:] = 0
+        through[:] = 0.0
+        drawn_count[:] = 0
+        both[:] = 0.0
+        both_count[:] = 0
         for s in range(samples):
             for b in range(n, 5):
                 full[b] = unseen[sample[s, b - n]]
@@ -148,17 +170,12 @@ def rollout_rows(
                 mask += flush_keys[card]
                 board_counts[card >> 2] += 1
                 suits[card & 3] += 1
-            # The multiset table depends on the board's ranks alone: on the flop and the turn
-            # it is kept per row by the drawn cards' ranks (at most 91 boards, or 13).
-            slot = 169
-            if n == 4:
-                slot = full[4] >> 2
-            elif n == 3:
-                slot = min(full[3], full[4]) // 4 + 13 * (max(full[3], full[4]) // 4)
-            table = tables[slot]
-            if slot == 169 or not made[slot]:
+            # The multiset table depends on the board's ranks alone: kept for every process.
+            slot = _multiset_index(board_counts)
+            table = memo_tables[slot]
+            if not memo_made[slot]:
                 multiset_ranks(key, board_counts, 2, rank_keys, offs, look, table)
-                made[slot] = True
+                memo_made[slot] = True
             mine = _pair_rank(key, mask, own_low, own_high, card_keys, flush_keys, table, flush)
             for r2 in range(13):
                 for r1 in range(r2 + 1):
@@ -167,21 +184,25 @@ def rollout_rows(
                     class_sum[r1 + 13 * r2] += score
             for b in range(n, 5):
                 drawn[full[b]] = True
-            # Holdings through a drawn card: off this completion (pairs of two drawn cards
-            # once, at the higher card).
+            # Holdings through a drawn card are off this completion. Their class scores are
+            # summed per drawn card and rank of the other card (13 sums, not a pass over the
+            # unseen cards), and per pair of drawn cards, and taken off at the end.
             for b in range(n, 5):
                 x = full[b]
-                for t in range(u):
-                    z = unseen[t]
-                    if z == x or (drawn[z] and z > x):
-                        continue
-                    low, high = min(x, z), max(x, z)
+                drawn_count[x] += 1
+                rank = x >> 2
+                for other in range(13):
+                    through[x, other] += wins[min(rank, other) + 13 * max(rank, other)]
+                for c in range(n, b):
+                    low, high = min(x, full[c]), max(x, full[c])
                     h = pair_index[low, high]
-                    delta[h] -= wins[(low >> 2) + 13 * (high >> 2)]
-                    dead[h] += 1
+                    both[h] += wins[(low >> 2) + 13 * (high >> 2)]
+                    both_count[h] += 1
             # Holdings that make a flush: a suit at three cards or more on the board, and
-            # the holdings with the cards of that suit it lacks (then neither quads nor a
-            # full house is possible, so the flush table ranks them).
+            # the holdings with the cards of that suit it lacks. Then neither quads nor a
+            # full house is possible, so the flush table ranks them, and a holding's card
+            # off the suit does not change its rank: one rank per card of the suit (four
+            # on the board) and one for the board's own flush (five).
             for suit in range(4):
                 if suits[suit] < 3:
                     continue
@@ -201,24 +222,31 @@ def rollout_rows(
                     first = in_suit[t]
                     for v in range(t + 1, suited):  # ascending: first < in_suit[v]
                         second = in_suit[v]
-                        delta[pair_index[first, second]] += _flush_fix(
-                            mine, key, mask, first, second, card_keys, flush_keys, table, flush
+                        rank = _pair_rank(
+                            key, mask, first, second, card_keys, flush_keys, table, flush
                         )
-                    if suits[suit] < 4:
+                        delta[pair_index[first, second]] += (
+                            _score(mine, rank) - wins[(first >> 2) + 13 * (second >> 2)]
+                        )
+                    if suits[suit] < 4 or others == 0:
                         continue
+                    low, high = min(first, off_suit[0]), max(first, off_suit[0])
+                    score = _score(
+                        mine, _pair_rank(key, mask, low, high, card_keys, flush_keys, table, flush)
+                    )
                     for v in range(others):
                         low, high = min(first, off_suit[v]), max(first, off_suit[v])
-                        delta[pair_index[low, high]] += _flush_fix(
-                            mine, key, mask, low, high, card_keys, flush_keys, table, flush
-                        )
-                if suits[suit] < 5:
+                        delta[pair_index[low, high]] += score - wins[(low >> 2) + 13 * (high >> 2)]
+                if suits[suit] < 5 or others < 2:
                     continue
+                rank = _pair_rank(
+                    key, mask, off_suit[0], off_suit[1], card_keys, flush_keys, table, flush
+                )
+                score = _score(mine, rank)
                 for t in range(others):  # the board's own flush
                     for v in range(t + 1, others):
                         low, high = off_suit[t], off_suit[v]
-                        delta[pair_index[low, high]] += _flush_fix(
-                            mine, key, mask, low, high, card_keys, flush_keys, table, flush
-                        )
+                        delta[pair_index[low, high]] += score - wins[(low >> 2) + 13 * (high >> 2)]
             for b in range(n, 5):
                 drawn[full[b]] = False
         equity = out[row]
@@ -228,8 +256,9 @@ def rollout_rows(
             for v in range(t):
                 low = unseen[v]
                 h = pair_index[low, high]
-                count = samples - dead[h]
-                score = class_sum[(low >> 2) + 13 * (high >> 2)] + delta[h]
+                count = samples - (drawn_count[low] + drawn_count[high] - both_count[h])
+                off = through[low, high >> 2] + through[high, low >> 2] - both[h]
+                score = class_sum[(low >> 2) + 13 * (high >> 2)] - off + delta[h]
                 equity[h] = score / count if count > 0 else 0.5
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Callable
+from itertools import combinations_with_replacement
 
 import numpy as np
 import pytest
@@ -24,6 +25,7 @@ from agents.lbr.equity_cache import preflop_equities
 from agents.lbr.holding_equity import completion_sample, equity_rows, holding_equities
 from agents.lbr.range_policy import CardIndependent, RangePolicy, VectorRule
 from agents.loki import Loki, Loki2, loki_som
+from agents.strength.board_kernels import MULTISETS, _multiset_index
 from agents.strength.holdings import HOLDINGS, NUM_HOLDINGS, PAIR_INDEX, dead_mask
 from envs.batched.adapter import has_batched_form
 from envs.batched.views import decision_batch, hand_end_batch
@@ -243,6 +245,14 @@ def test_sampled_equities_equal_ranking_every_holding_on_every_completion(
     expected = np.divide(score, count, out=np.zeros(NUM_HOLDINGS), where=count > 0)
     got = equity_rows([ours], [[*cards, 0, 0][:5]], [len(cards)], samples=40, seed=2)[0]
     np.testing.assert_array_equal(got, expected)
+
+
+def test_the_roll_outs_memo_indexes_every_board_rank_multiset_once() -> None:
+    indices = set()
+    for ranks in combinations_with_replacement(range(13), 5):
+        counts = np.bincount(ranks, minlength=13).astype(np.int64)
+        indices.add(_multiset_index(counts))
+    assert indices == set(range(MULTISETS))
 
 
 def test_preflop_equities_are_kept_and_sensible() -> None:
