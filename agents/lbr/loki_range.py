@@ -32,9 +32,9 @@ call (``agents.lbr.loki_kernels.holding_values``); the rules are Loki's own comp
 Loki's decisions of a hand in order (``LocalBestResponse`` does), since a holding's state at
 a decision depends on its probabilities at the earlier ones. Within a hand it keeps each
 history's answer (a raise the LBR probed is not recomputed when made) and the models replayed
-through each history (a longer one extends them); a board's arrays for the compiled call
-(``agents.lbr.loki_boards``) are built once, where Loki decides on it. Its batched form is one
-shadow per table (``agents.lbr.per_table_ranges``).
+through each history (a longer one extends them); a board's arrays for the compiled call and its
+re-weighting values are built once (``agents.lbr.loki_board_memo``), for all the tables of
+the batched form, which is one shadow per table (``agents.lbr.per_table_ranges``).
 """
 
 from __future__ import annotations
@@ -47,7 +47,8 @@ import numpy.typing as npt
 
 from agents.base import certain
 from agents.lbr.agent import LocalBestResponse
-from agents.lbr.loki_boards import LokiBoard, board_values, loki_board, loki_holding_values
+from agents.lbr.loki_board_memo import BoardMemo
+from agents.lbr.loki_boards import loki_holding_values
 from agents.loki.action_contexts import replay
 from agents.loki.agent import Loki, Loki2, loki_moderate, loki_som, loki_tight
 from agents.loki.opponents import OpponentModels, later_bets
@@ -82,8 +83,9 @@ __all__ = [
 Floats = npt.NDArray[np.float64]
 Index = npt.NDArray[np.intp]
 History = tuple[Acted, ...]
-_KEPT_BOARDS = 6
-"""Boards kept from hand to hand (a duplicate match deals each board twice)."""
+_KEPT_BOARDS = 9
+"""Boards kept per table: two hands' and the current hand's (a duplicate match deals each
+board twice)."""
 
 
 @dataclass(frozen=True)
@@ -136,9 +138,11 @@ class ShadowLoki:
         agent: A fresh agent with the opponent's settings (a ``Loki``; ``Loki2`` or any
             parameters); this object owns it and reads its settings and pre-flop table (its
             own models are not needed: the shadow keeps the opponent's).
+        boards: Where the board arrays and values are kept (a batched form's shadows share
+            one); by default its own, of ``_KEPT_BOARDS`` boards.
     """
 
-    def __init__(self, agent: Loki) -> None:
+    def __init__(self, agent: Loki, boards: BoardMemo | None = None) -> None:
         if not isinstance(agent, Loki):
             raise ValueError(f"ShadowLoki follows a Loki, got {type(agent).__name__}")
         self.agent = agent
@@ -149,23 +153,24 @@ class ShadowLoki:
         self._selected: dict[tuple[int, Group, bool], npt.NDArray[np.int64]] = {}
         self._models = OpponentModels(agent.params, self._thresholds)
         self._street_board: tuple[int, ...] = ()
-        self._boards: dict[tuple[int, ...], LokiBoard] = {}
-        self._board_values: dict[tuple[int, ...], tuple[Floats, Floats]] = {}
+        self._memo = boards if boards is not None else BoardMemo(_KEPT_BOARDS)
         self._new_hand(None)
 
     # ------------------------------------------------------------------ RangePolicy
 
     def batched(self, num_tables: int) -> PerTableRanges:
-        """``PerTableRanges`` of a fresh shadow of a fresh copy of the agent per table."""
+        """``PerTableRanges`` of a fresh shadow of a fresh copy of the agent per table, all
+        keeping their boards in one memo (a board dealt at two tables is counted once)."""
         from agents.lbr.per_table_ranges import PerTableRanges
 
-        return PerTableRanges([ShadowLoki(self.agent.spawn()) for _ in range(num_tables)])
+        memo = BoardMemo(_KEPT_BOARDS * num_tables)
+        return PerTableRanges([ShadowLoki(self.agent.spawn(), memo) for _ in range(num_tables)])
 
     def table_bytes(self, num_seats: int) -> int:
-        """A shadow's boards at most (two hands' kept, the current hand's three): 480 KB each,
+        """A shadow's boards at most (``_KEPT_BOARDS``, the memo's share per table): 480 KB each,
         mostly the card-removal counts and the sweep's points (``board_arrays``); and a
         hand's histories, about 20, each with its answer, field and models (45 KB)."""
-        return (_KEPT_BOARDS + 3) * 480_000 + 20 * 45_000
+        return _KEPT_BOARDS * 480_000 + 20 * 45_000
 
     def probabilities(self, view: PlayerView, holdings: Index, *, probe: bool = False) -> Floats:
         """``(len(holdings), 3)``: Loki's probabilities at ``view`` with each holding, given
@@ -206,22 +211,9 @@ class ShadowLoki:
         self._answers: dict[History, Floats] = {}
         self._decided: dict[History, _Decided] = {}
         self._strategies: dict[History, npt.NDArray[np.int64]] = {}
-        for kept in (self._boards, self._board_values):
-            if len(kept) > _KEPT_BOARDS:
-                kept.clear()
-
-    def _board(self, board: tuple[int, ...]) -> LokiBoard:
-        ranks = self._boards.get(board)
-        if ranks is None:
-            ranks = self._boards[board] = loki_board(board)
-        return ranks
 
     def _values(self, street: Street) -> tuple[Floats, Floats]:
-        board = self._street_board[: {1: 3, 2: 4, 3: 5}[int(street)]]
-        values = self._board_values.get(board)
-        if values is None:
-            values = self._board_values[board] = board_values(board)
-        return values
+        return self._memo.values(self._street_board[: {1: 3, 2: 4, 3: 5}[int(street)]])
 
     def _field(self, view: PlayerView) -> Floats:
         """Loki's field array at ``view``: its models replayed through the hand's actions
@@ -327,7 +319,7 @@ class ShadowLoki:
         opponents = [s for s in view.active_seats if s != view.seat]
         n = max(1, len(opponents))
         hs1, ppot = loki_holding_values(
-            view.board, self._field(view), ranks=self._board(view.board)
+            view.board, self._field(view), ranks=self._memo.arrays(view.board)
         )
         live = np.isfinite(hs1)  # not where the holding meets the board
         hsn = np.where(live, hs1, 0.0)
