@@ -46,11 +46,13 @@ import numpy as np
 import numpy.typing as npt
 
 from agents.base import certain
+from agents.jit import readonly
 from agents.lbr.agent import LocalBestResponse
 from agents.lbr.loki_board_memo import BoardMemo
-from agents.lbr.loki_boards import loki_holding_values
+from agents.lbr.loki_kernels import holding_values
 from agents.loki.action_contexts import replay
 from agents.loki.agent import Loki, Loki2, loki_moderate, loki_som, loki_tight
+from agents.loki.draw import narrow_all
 from agents.loki.opponents import OpponentModels, later_bets
 from agents.loki.params import Betting
 from agents.loki.preflop import (
@@ -83,6 +85,13 @@ __all__ = [
 Floats = npt.NDArray[np.float64]
 Index = npt.NDArray[np.intp]
 History = tuple[Acted, ...]
+_NO_SEMI = readonly(np.full(NUM_HOLDINGS, -1), np.int64)
+"""No semi-bluff going on (the street of each holding's, -1: none)."""
+_NO_DRAW = np.tile([0.0, 1.0], (NUM_HOLDINGS, 1))
+"""A Loki-2 draw anywhere in ``[0, 1)``: never written (kept writeable, as the arrays
+``decide`` is compiled for)."""
+_Situation = tuple[int, Group, bool]
+"""Loki's pre-flop situation: position, group, whether it is the small blind."""
 _KEPT_BOARDS = 9
 """Boards kept per table: two hands' and the current hand's (a duplicate match deals each
 board twice)."""
@@ -125,10 +134,8 @@ class _Decided:
     """The decision's round (``Street`` value)."""
     semi: npt.NDArray[np.int64]
     """The street of each holding's semi-bluff going on at the decision (-1: none)."""
-    lo: Floats
-    """Where each holding's Loki-2 draw lies at the decision: ``[lo, hi)``."""
-    hi: Floats
-    """See ``lo``."""
+    draw: Floats
+    """``(1326, 2)``: where each holding's Loki-2 draw lies at the decision, ``[lo, hi)``."""
 
 
 class ShadowLoki:
@@ -150,7 +157,8 @@ class ShadowLoki:
         self.memoryless = agent.memoryless
         self._thresholds = agent.thresholds()
         self._per_holding = _settings(agent)
-        self._selected: dict[tuple[int, Group, bool], npt.NDArray[np.int64]] = {}
+        self._selected: dict[_Situation, tuple[npt.NDArray[np.int64], tuple[int, ...]]] = {}
+        self._preflop_rows: dict[tuple[_Situation, tuple[Action, ...]], Floats] = {}
         self._models = OpponentModels(agent.params, self._thresholds)
         self._street_board: tuple[int, ...] = ()
         self._memo = boards if boards is not None else BoardMemo(_KEPT_BOARDS)
@@ -184,7 +192,8 @@ class ShadowLoki:
             preflop = view.street == Street.PREFLOP
             result = self._preflop(view) if preflop else self._postflop(view)
             self._answers[history] = result
-        return result[holdings]
+        taken: Floats = np.take(result, holdings, axis=0)  # a copy, as result[holdings]
+        return taken
 
     def observe(self, view: PlayerView) -> None:
         """The opponent's end of the hand: the models count its actions (``loki-som``)."""
@@ -210,7 +219,7 @@ class ShadowLoki:
         self._replayed: dict[History, OpponentModels] = {(): self._models}
         self._answers: dict[History, Floats] = {}
         self._decided: dict[History, _Decided] = {}
-        self._strategies: dict[History, npt.NDArray[np.int64]] = {}
+        self._strategies: dict[History, _Situation] = {}
 
     def _values(self, street: Street) -> tuple[Floats, Floats]:
         return self._memo.values(self._street_board[: {1: 3, 2: 4, 3: 5}[int(street)]])
@@ -243,26 +252,34 @@ class ShadowLoki:
             (i for i, a in enumerate(view.actions) if a.seat == view.seat), len(view.actions)
         )
         history = tuple(view.actions[:first])
-        strategies = self._strategies.get(history)
-        if strategies is None:
-            strategies = self._strategies[history] = self._select(view)
-        rows = np.zeros((len(PreflopStrategy), 3))  # each strategy's certain action here
-        for strategy in np.unique(strategies).tolist():
-            rows[strategy] = certain(preflop_action(PreflopStrategy(strategy), view))
-        result: Floats = rows[strategies]
+        situation = self._strategies.get(history)
+        if situation is None:
+            situation = self._strategies[history] = self._select(view)
+        strategies, present = self._selected[situation]
+        actions = tuple(preflop_action(PreflopStrategy(s), view) for s in present)
+        # The answer depends on the situation and its strategies' actions only, which recur
+        # hand after hand: kept (read-only) with them.
+        result = self._preflop_rows.get((situation, actions))
+        if result is None:
+            rows = np.zeros((len(PreflopStrategy), 3))  # each strategy's certain action here
+            for strategy, action in zip(present, actions, strict=True):
+                rows[strategy] = certain(action)
+            result = np.take(rows, strategies, axis=0)
+            result.flags.writeable = False
+            self._preflop_rows[situation, actions] = result
         return result
 
-    def _select(self, view: PlayerView) -> npt.NDArray[np.int64]:
+    def _select(self, view: PlayerView) -> _Situation:
         """``agents.loki.preflop.select_strategy`` for every holding at once (income rates
-        against the same thresholds; the checks against brute force are in the tests)."""
+        against the same thresholds; the checks against brute force are in the tests), kept
+        in ``_selected`` under the situation returned with the strategies present."""
         p, table = self.agent.params, self.agent.preflop_table
         position, inpot, guaranteed = preflop_situation(view)
         group = group_of(guaranteed + p.probability_play * (inpot - guaranteed))
         small_blind = view.seat == small_blind_seat(view)
         situation = (position, group, small_blind)
-        chosen = self._selected.get(situation)  # a few situations recur hand after hand
-        if chosen is not None:
-            return chosen
+        if situation in self._selected:  # a few situations recur hand after hand
+            return situation
         ir = load_income_rates().of_holdings(group.players)
         call1, call2 = table.small_blind[p.tightness, group]
 
@@ -284,14 +301,13 @@ class ShadowLoki:
         for mask, strategy in reversed(rules):  # the most aggressive reached wins
             chosen[mask] = int(strategy)
         chosen.flags.writeable = False
-        self._selected[situation] = chosen
-        return chosen
+        self._selected[situation] = (chosen, tuple(np.unique(chosen).tolist()))
+        return situation
 
     def _postflop(self, view: PlayerView) -> Floats:
         p = self.agent.params
         triples = p.betting == Betting.TRIPLES
-        semi = np.full(NUM_HOLDINGS, -1, dtype=np.int64)  # street of the semi-bluff
-        lo, hi = np.zeros(NUM_HOLDINGS), np.ones(NUM_HOLDINGS)
+        semi, draw = _NO_SEMI, _NO_DRAW
         last = next(
             (
                 i
@@ -308,19 +324,21 @@ class ShadowLoki:
                     f"{last} of hand {view.hand_id}; ask at each decision in order"
                 )
             action = view.actions[last].action
-            semi = done.semi.copy()
+            semi = done.semi
             if action == Action.RAISE:
-                semi[done.semi_bluff] = done.street
-            lo, hi = done.lo, done.hi
-            if triples:
-                lo, hi = _narrow(lo, hi, done.bounds, int(action))
+                semi = np.where(done.semi_bluff, done.street, semi)
+            draw = narrow_all(done.draw, done.bounds, int(action)) if triples else done.draw
         if view.to_call > 0:
-            semi[:] = -1
+            semi = _NO_SEMI
         opponents = [s for s in view.active_seats if s != view.seat]
         n = max(1, len(opponents))
-        hs1, ppot = loki_holding_values(
-            view.board, self._field(view), ranks=self._memo.arrays(view.board)
+        # The field and the board are valid here (``loki_holding_values`` would check them).
+        board, hs1, ppot = (
+            self._memo.arrays(view.board),
+            np.empty(NUM_HOLDINGS),
+            np.empty(NUM_HOLDINGS),
         )
+        holding_values(board.m, *board.arrays, self._field(view), hs1, ppot)
         live = np.isfinite(hs1)  # not where the holding meets the board
         hsn = np.where(live, hs1, 0.0)
         hsn = hsn if n == 1 else hsn**n
@@ -343,26 +361,11 @@ class ShadowLoki:
             hsn, ppot, t.index, street, to_call, pot, bet, bets, flags[0], flags[1], players,
             later,
             (semi >= 0) & (semi < int(view.street)), t.make1, t.make2, t.switches, t.width,
-            t.triples, np.stack([lo, hi], axis=1), out, bounds, ehs,
+            t.triples, draw, out, bounds, ehs,
         )  # fmt: skip
         semi_bluff = (view.to_call == 0) & (ehs < p.make1)
-        self._decided[view.actions] = _Decided(bounds, semi_bluff, int(view.street), semi, lo, hi)
+        self._decided[view.actions] = _Decided(bounds, semi_bluff, int(view.street), semi, draw)
         return out
-
-
-def _narrow(lo: Floats, hi: Floats, bounds: Floats, action: int) -> tuple[Floats, Floats]:
-    """``agents.loki.triples.narrow`` for every holding (the same float operations)."""
-    c0, c1 = bounds[:, 0], bounds[:, 1]
-    low = np.zeros_like(c0) if action == Action.FOLD else (c0 if action == Action.CALL else c1)
-    high = c0 if action == Action.FOLD else (c1 if action == Action.CALL else np.ones_like(c0))
-    new_lo = np.minimum(np.maximum(low, lo), hi)
-    new_hi = np.minimum(np.maximum(high, lo), hi)
-    kept = new_hi > new_lo
-    restart = ~kept & (high > low)
-    return (
-        np.where(kept, new_lo, np.where(restart, low, lo)),
-        np.where(kept, new_hi, np.where(restart, high, hi)),
-    )
 
 
 def lbr_loki() -> LocalBestResponse:

@@ -18,7 +18,7 @@ from agents.strength.holdings import HOLDINGS
 from agents.strength.street import field_values, street_tables
 from envs.game import Hand
 from envs.protocols import SeatAgent
-from envs.rules import Action, Rules
+from envs.rules import Action, Rules, Street
 from envs.seating import play_turns, tell_hand_end
 from envs.view import PlayerView
 
@@ -185,3 +185,29 @@ def test_the_board_memo_keeps_what_a_fresh_computation_gives() -> None:
     shadows = [s for s in tables.shadows if isinstance(s, ShadowLoki)]
     assert len({id(s._memo) for s in shadows}) == 1
     assert shadows[0]._memo.capacity >= 3 * 6
+
+
+def test_preflop_answers_kept_per_situation_equal_fresh_ones() -> None:
+    """The pre-flop answers a shadow keeps hand after hand (per situation and the actions
+    its strategies take there) equal those of a fresh shadow; where raising is not legal the
+    raising strategies call, which is another entry, not the kept one."""
+    rng = np.random.default_rng(11)
+    player = Loki()
+    player.reset(np.random.default_rng(3))
+    kept, every = ShadowLoki(Loki()), np.arange(1326)
+    first = None
+    for hand_id in range(10):
+        hand = Hand(Rules(), rng.permutation(52)[:9], button=hand_id % 2, hand_id=hand_id)
+        fresh = ShadowLoki(Loki())
+        for view in _hand_views(hand, player, 1, rng):
+            if view.street == Street.PREFLOP:
+                got = kept.probabilities(view, every)
+                np.testing.assert_array_equal(got, fresh.probabilities(view, every))
+                first = (view, got) if first is None else first
+    assert first is not None and first[0].can(Action.RAISE)
+    capped = first[0]._replace(
+        hand_id=99, legal_actions=tuple(a for a in first[0].legal_actions if a != Action.RAISE)
+    )
+    got = kept.probabilities(capped, every)
+    np.testing.assert_array_equal(got, ShadowLoki(Loki()).probabilities(capped, every))
+    assert got[:, 2].sum() == 0 and first[1][:, 2].sum() > 0
