@@ -32,9 +32,9 @@ call (``agents.lbr.loki_kernels.holding_values``); the rules are Loki's own comp
 Loki's decisions of a hand in order (``LocalBestResponse`` does), since a holding's state at
 a decision depends on its probabilities at the earlier ones. Within a hand it keeps each
 history's answer (a raise the LBR probed is not recomputed when made) and the models replayed
-through each history (a longer one extends them); a board's arrays for the compiled call
-(``agents.lbr.loki_boards``) are built once, where Loki decides on it. Its batched form is one
-shadow per table (``agents.lbr.per_table_ranges``).
+through each history (a longer one extends them); a board's arrays for the compiled call and its
+re-weighting values are built once (``agents.lbr.loki_board_memo``), for all the tables of
+the batched form, which is one shadow per table (``agents.lbr.per_table_ranges``).
 """
 
 from __future__ import annotations
@@ -46,10 +46,13 @@ import numpy as np
 import numpy.typing as npt
 
 from agents.base import certain
+from agents.jit import readonly
 from agents.lbr.agent import LocalBestResponse
-from agents.lbr.loki_boards import LokiBoard, board_values, loki_board, loki_holding_values
+from agents.lbr.loki_board_memo import BoardMemo
+from agents.lbr.loki_kernels import holding_values
 from agents.loki.action_contexts import replay
 from agents.loki.agent import Loki, Loki2, loki_moderate, loki_som, loki_tight
+from agents.loki.draw import narrow_all
 from agents.loki.opponents import OpponentModels, later_bets
 from agents.loki.params import Betting
 from agents.loki.preflop import (
@@ -82,8 +85,16 @@ __all__ = [
 Floats = npt.NDArray[np.float64]
 Index = npt.NDArray[np.intp]
 History = tuple[Acted, ...]
-_KEPT_BOARDS = 6
-"""Boards kept from hand to hand (a duplicate match deals each board twice)."""
+_NO_SEMI = readonly(np.full(NUM_HOLDINGS, -1), np.int64)
+"""No semi-bluff going on (the street of each holding's, -1: none)."""
+_NO_DRAW = np.tile([0.0, 1.0], (NUM_HOLDINGS, 1))
+"""A Loki-2 draw anywhere in ``[0, 1)``: never written (kept writeable, as the arrays
+``decide`` is compiled for)."""
+_Situation = tuple[int, Group, bool]
+"""Loki's pre-flop situation: position, group, whether it is the small blind."""
+_KEPT_BOARDS = 9
+"""Boards kept per table: two hands' and the current hand's (a duplicate match deals each
+board twice)."""
 
 
 @dataclass(frozen=True)
@@ -123,10 +134,8 @@ class _Decided:
     """The decision's round (``Street`` value)."""
     semi: npt.NDArray[np.int64]
     """The street of each holding's semi-bluff going on at the decision (-1: none)."""
-    lo: Floats
-    """Where each holding's Loki-2 draw lies at the decision: ``[lo, hi)``."""
-    hi: Floats
-    """See ``lo``."""
+    draw: Floats
+    """``(1326, 2)``: where each holding's Loki-2 draw lies at the decision, ``[lo, hi)``."""
 
 
 class ShadowLoki:
@@ -136,9 +145,11 @@ class ShadowLoki:
         agent: A fresh agent with the opponent's settings (a ``Loki``; ``Loki2`` or any
             parameters); this object owns it and reads its settings and pre-flop table (its
             own models are not needed: the shadow keeps the opponent's).
+        boards: Where the board arrays and values are kept (a batched form's shadows share
+            one); by default its own, of ``_KEPT_BOARDS`` boards.
     """
 
-    def __init__(self, agent: Loki) -> None:
+    def __init__(self, agent: Loki, boards: BoardMemo | None = None) -> None:
         if not isinstance(agent, Loki):
             raise ValueError(f"ShadowLoki follows a Loki, got {type(agent).__name__}")
         self.agent = agent
@@ -146,26 +157,28 @@ class ShadowLoki:
         self.memoryless = agent.memoryless
         self._thresholds = agent.thresholds()
         self._per_holding = _settings(agent)
-        self._selected: dict[tuple[int, Group, bool], npt.NDArray[np.int64]] = {}
+        self._selected: dict[_Situation, tuple[npt.NDArray[np.int64], tuple[int, ...]]] = {}
+        self._preflop_rows: dict[tuple[_Situation, tuple[Action, ...]], Floats] = {}
         self._models = OpponentModels(agent.params, self._thresholds)
         self._street_board: tuple[int, ...] = ()
-        self._boards: dict[tuple[int, ...], LokiBoard] = {}
-        self._board_values: dict[tuple[int, ...], tuple[Floats, Floats]] = {}
+        self._memo = boards if boards is not None else BoardMemo(_KEPT_BOARDS)
         self._new_hand(None)
 
     # ------------------------------------------------------------------ RangePolicy
 
     def batched(self, num_tables: int) -> PerTableRanges:
-        """``PerTableRanges`` of a fresh shadow of a fresh copy of the agent per table."""
+        """``PerTableRanges`` of a fresh shadow of a fresh copy of the agent per table, all
+        keeping their boards in one memo (a board dealt at two tables is counted once)."""
         from agents.lbr.per_table_ranges import PerTableRanges
 
-        return PerTableRanges([ShadowLoki(self.agent.spawn()) for _ in range(num_tables)])
+        memo = BoardMemo(_KEPT_BOARDS * num_tables)
+        return PerTableRanges([ShadowLoki(self.agent.spawn(), memo) for _ in range(num_tables)])
 
     def table_bytes(self, num_seats: int) -> int:
-        """A shadow's boards at most (two hands' kept, the current hand's three): 480 KB each,
+        """A shadow's boards at most (``_KEPT_BOARDS``, the memo's share per table): 480 KB each,
         mostly the card-removal counts and the sweep's points (``board_arrays``); and a
         hand's histories, about 20, each with its answer, field and models (45 KB)."""
-        return (_KEPT_BOARDS + 3) * 480_000 + 20 * 45_000
+        return _KEPT_BOARDS * 480_000 + 20 * 45_000
 
     def probabilities(self, view: PlayerView, holdings: Index, *, probe: bool = False) -> Floats:
         """``(len(holdings), 3)``: Loki's probabilities at ``view`` with each holding, given
@@ -179,7 +192,8 @@ class ShadowLoki:
             preflop = view.street == Street.PREFLOP
             result = self._preflop(view) if preflop else self._postflop(view)
             self._answers[history] = result
-        return result[holdings]
+        taken: Floats = np.take(result, holdings, axis=0)  # a copy, as result[holdings]
+        return taken
 
     def observe(self, view: PlayerView) -> None:
         """The opponent's end of the hand: the models count its actions (``loki-som``)."""
@@ -205,23 +219,10 @@ class ShadowLoki:
         self._replayed: dict[History, OpponentModels] = {(): self._models}
         self._answers: dict[History, Floats] = {}
         self._decided: dict[History, _Decided] = {}
-        self._strategies: dict[History, npt.NDArray[np.int64]] = {}
-        for kept in (self._boards, self._board_values):
-            if len(kept) > _KEPT_BOARDS:
-                kept.clear()
-
-    def _board(self, board: tuple[int, ...]) -> LokiBoard:
-        ranks = self._boards.get(board)
-        if ranks is None:
-            ranks = self._boards[board] = loki_board(board)
-        return ranks
+        self._strategies: dict[History, _Situation] = {}
 
     def _values(self, street: Street) -> tuple[Floats, Floats]:
-        board = self._street_board[: {1: 3, 2: 4, 3: 5}[int(street)]]
-        values = self._board_values.get(board)
-        if values is None:
-            values = self._board_values[board] = board_values(board)
-        return values
+        return self._memo.values(self._street_board[: {1: 3, 2: 4, 3: 5}[int(street)]])
 
     def _field(self, view: PlayerView) -> Floats:
         """Loki's field array at ``view``: its models replayed through the hand's actions
@@ -251,26 +252,34 @@ class ShadowLoki:
             (i for i, a in enumerate(view.actions) if a.seat == view.seat), len(view.actions)
         )
         history = tuple(view.actions[:first])
-        strategies = self._strategies.get(history)
-        if strategies is None:
-            strategies = self._strategies[history] = self._select(view)
-        rows = np.zeros((len(PreflopStrategy), 3))  # each strategy's certain action here
-        for strategy in np.unique(strategies).tolist():
-            rows[strategy] = certain(preflop_action(PreflopStrategy(strategy), view))
-        result: Floats = rows[strategies]
+        situation = self._strategies.get(history)
+        if situation is None:
+            situation = self._strategies[history] = self._select(view)
+        strategies, present = self._selected[situation]
+        actions = tuple(preflop_action(PreflopStrategy(s), view) for s in present)
+        # The answer depends on the situation and its strategies' actions only, which recur
+        # hand after hand: kept (read-only) with them.
+        result = self._preflop_rows.get((situation, actions))
+        if result is None:
+            rows = np.zeros((len(PreflopStrategy), 3))  # each strategy's certain action here
+            for strategy, action in zip(present, actions, strict=True):
+                rows[strategy] = certain(action)
+            result = np.take(rows, strategies, axis=0)
+            result.flags.writeable = False
+            self._preflop_rows[situation, actions] = result
         return result
 
-    def _select(self, view: PlayerView) -> npt.NDArray[np.int64]:
+    def _select(self, view: PlayerView) -> _Situation:
         """``agents.loki.preflop.select_strategy`` for every holding at once (income rates
-        against the same thresholds; the checks against brute force are in the tests)."""
+        against the same thresholds; the checks against brute force are in the tests), kept
+        in ``_selected`` under the situation returned with the strategies present."""
         p, table = self.agent.params, self.agent.preflop_table
         position, inpot, guaranteed = preflop_situation(view)
         group = group_of(guaranteed + p.probability_play * (inpot - guaranteed))
         small_blind = view.seat == small_blind_seat(view)
         situation = (position, group, small_blind)
-        chosen = self._selected.get(situation)  # a few situations recur hand after hand
-        if chosen is not None:
-            return chosen
+        if situation in self._selected:  # a few situations recur hand after hand
+            return situation
         ir = load_income_rates().of_holdings(group.players)
         call1, call2 = table.small_blind[p.tightness, group]
 
@@ -292,14 +301,13 @@ class ShadowLoki:
         for mask, strategy in reversed(rules):  # the most aggressive reached wins
             chosen[mask] = int(strategy)
         chosen.flags.writeable = False
-        self._selected[situation] = chosen
-        return chosen
+        self._selected[situation] = (chosen, tuple(np.unique(chosen).tolist()))
+        return situation
 
     def _postflop(self, view: PlayerView) -> Floats:
         p = self.agent.params
         triples = p.betting == Betting.TRIPLES
-        semi = np.full(NUM_HOLDINGS, -1, dtype=np.int64)  # street of the semi-bluff
-        lo, hi = np.zeros(NUM_HOLDINGS), np.ones(NUM_HOLDINGS)
+        semi, draw = _NO_SEMI, _NO_DRAW
         last = next(
             (
                 i
@@ -316,19 +324,21 @@ class ShadowLoki:
                     f"{last} of hand {view.hand_id}; ask at each decision in order"
                 )
             action = view.actions[last].action
-            semi = done.semi.copy()
+            semi = done.semi
             if action == Action.RAISE:
-                semi[done.semi_bluff] = done.street
-            lo, hi = done.lo, done.hi
-            if triples:
-                lo, hi = _narrow(lo, hi, done.bounds, int(action))
+                semi = np.where(done.semi_bluff, done.street, semi)
+            draw = narrow_all(done.draw, done.bounds, int(action)) if triples else done.draw
         if view.to_call > 0:
-            semi[:] = -1
+            semi = _NO_SEMI
         opponents = [s for s in view.active_seats if s != view.seat]
         n = max(1, len(opponents))
-        hs1, ppot = loki_holding_values(
-            view.board, self._field(view), ranks=self._board(view.board)
+        # The field and the board are valid here (``loki_holding_values`` would check them).
+        board, hs1, ppot = (
+            self._memo.arrays(view.board),
+            np.empty(NUM_HOLDINGS),
+            np.empty(NUM_HOLDINGS),
         )
+        holding_values(board.m, *board.arrays, self._field(view), hs1, ppot)
         live = np.isfinite(hs1)  # not where the holding meets the board
         hsn = np.where(live, hs1, 0.0)
         hsn = hsn if n == 1 else hsn**n
@@ -351,26 +361,11 @@ class ShadowLoki:
             hsn, ppot, t.index, street, to_call, pot, bet, bets, flags[0], flags[1], players,
             later,
             (semi >= 0) & (semi < int(view.street)), t.make1, t.make2, t.switches, t.width,
-            t.triples, np.stack([lo, hi], axis=1), out, bounds, ehs,
+            t.triples, draw, out, bounds, ehs,
         )  # fmt: skip
         semi_bluff = (view.to_call == 0) & (ehs < p.make1)
-        self._decided[view.actions] = _Decided(bounds, semi_bluff, int(view.street), semi, lo, hi)
+        self._decided[view.actions] = _Decided(bounds, semi_bluff, int(view.street), semi, draw)
         return out
-
-
-def _narrow(lo: Floats, hi: Floats, bounds: Floats, action: int) -> tuple[Floats, Floats]:
-    """``agents.loki.triples.narrow`` for every holding (the same float operations)."""
-    c0, c1 = bounds[:, 0], bounds[:, 1]
-    low = np.zeros_like(c0) if action == Action.FOLD else (c0 if action == Action.CALL else c1)
-    high = c0 if action == Action.FOLD else (c1 if action == Action.CALL else np.ones_like(c0))
-    new_lo = np.minimum(np.maximum(low, lo), hi)
-    new_hi = np.minimum(np.maximum(high, lo), hi)
-    kept = new_hi > new_lo
-    restart = ~kept & (high > low)
-    return (
-        np.where(kept, new_lo, np.where(restart, low, lo)),
-        np.where(kept, new_hi, np.where(restart, high, hi)),
-    )
 
 
 def lbr_loki() -> LocalBestResponse:

@@ -11,12 +11,14 @@ import numpy as np
 import pytest
 
 from agents.lbr import ShadowLoki, lbr_loki, loki_holding_values
+from agents.lbr.loki_board_memo import BoardMemo
+from agents.lbr.loki_boards import board_values, loki_board
 from agents.loki import Loki, Loki2, loki_som, loki_tight
 from agents.strength.holdings import HOLDINGS
 from agents.strength.street import field_values, street_tables
 from envs.game import Hand
 from envs.protocols import SeatAgent
-from envs.rules import Action, Rules
+from envs.rules import Action, Rules, Street
 from envs.seating import play_turns, tell_hand_end
 from envs.view import PlayerView
 
@@ -149,3 +151,63 @@ def test_lbr_beats_loki_in_a_short_match() -> None:
         tell_hand_end(hand, table)
         won += hand.payoffs[seat]
     assert won > 0
+
+
+def test_the_board_memo_keeps_what_a_fresh_computation_gives() -> None:
+    """``BoardMemo`` answers equal fresh ``loki_board`` / ``board_values``; the least
+    recently used board is dropped past the capacity (a hit keeps one); a batched form's
+    shadows share one memo, so a board dealt at two tables is counted once."""
+    boards = [(0, 4, 8), (0, 4, 8, 12), (5, 9, 22, 30, 41)]
+    memo = BoardMemo(2)
+    field = np.random.default_rng(1).random(1326) + 0.01
+    for board in boards[:2]:
+        kept = memo.arrays(board)  # the arrays' padding is never read: compare what is
+        for got, expected in zip(
+            loki_holding_values(board, field, ranks=kept),
+            loki_holding_values(board, field, ranks=loki_board(board)),
+            strict=True,
+        ):
+            np.testing.assert_array_equal(got, expected)
+        for got, expected in zip(memo.values(board), board_values(board), strict=True):
+            np.testing.assert_array_equal(got, expected)
+        assert memo.arrays(board) is kept
+    memo.arrays(boards[0])  # used last: the other one goes first
+    memo.arrays(boards[2])
+    assert len(memo) == 2
+    assert memo.arrays(boards[0]) is memo.arrays(boards[0])
+    first = memo.values(boards[2])
+    memo.values(boards[0])
+    memo.values(boards[1])  # drops boards[2]'s values
+    assert memo.values(boards[2]) is not first
+    with pytest.raises(ValueError, match="at least one"):
+        BoardMemo(0)
+    tables = ShadowLoki(Loki()).batched(3)
+    shadows = [s for s in tables.shadows if isinstance(s, ShadowLoki)]
+    assert len({id(s._memo) for s in shadows}) == 1
+    assert shadows[0]._memo.capacity >= 3 * 6
+
+
+def test_preflop_answers_kept_per_situation_equal_fresh_ones() -> None:
+    """The pre-flop answers a shadow keeps hand after hand (per situation and the actions
+    its strategies take there) equal those of a fresh shadow; where raising is not legal the
+    raising strategies call, which is another entry, not the kept one."""
+    rng = np.random.default_rng(11)
+    player = Loki()
+    player.reset(np.random.default_rng(3))
+    kept, every = ShadowLoki(Loki()), np.arange(1326)
+    first = None
+    for hand_id in range(10):
+        hand = Hand(Rules(), rng.permutation(52)[:9], button=hand_id % 2, hand_id=hand_id)
+        fresh = ShadowLoki(Loki())
+        for view in _hand_views(hand, player, 1, rng):
+            if view.street == Street.PREFLOP:
+                got = kept.probabilities(view, every)
+                np.testing.assert_array_equal(got, fresh.probabilities(view, every))
+                first = (view, got) if first is None else first
+    assert first is not None and first[0].can(Action.RAISE)
+    capped = first[0]._replace(
+        hand_id=99, legal_actions=tuple(a for a in first[0].legal_actions if a != Action.RAISE)
+    )
+    got = kept.probabilities(capped, every)
+    np.testing.assert_array_equal(got, ShadowLoki(Loki()).probabilities(capped, every))
+    assert got[:, 2].sum() == 0 and first[1][:, 2].sum() > 0

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from agents.loki import Betting, Loki, Loki2, LokiParams, Reweighting
-from agents.loki.draw import HandDraw, next_residual
+from agents.loki.draw import HandDraw, narrow_all, next_residual
 from agents.loki.triples import conditional, narrow
 from envs.crn import sample_action
 from envs.deals import deal_deck
@@ -333,3 +333,17 @@ def test_loki1_never_draws() -> None:
             if hand.actor == 0:
                 agent.act(hand.view(0))
     assert rng.bit_generator.state == state
+
+
+@pytest.mark.parametrize("action", list(Action))
+def test_narrow_all_equals_narrow_draw_by_draw(action: Action) -> None:
+    """``narrow_all`` (the local best response's every holding) gives ``narrow``'s interval
+    of each draw to the last bit, restarts and empty regions included."""
+    rng = np.random.default_rng(int(action))
+    lo = rng.random(400) * 0.6
+    draw = np.stack([lo, lo + rng.random(400) * (1 - lo)], axis=1)
+    c0 = np.round(rng.random(400), 1)
+    bounds = np.stack([c0, np.minimum(1.0, c0 + np.round(rng.random(400), 1))], axis=1)
+    got = narrow_all(draw, bounds, int(action))
+    for row, (a, b), (c, d) in zip(got, draw, bounds, strict=True):
+        assert tuple(row) == narrow(float(a), float(b), float(c), float(d), int(action))

@@ -1,0 +1,67 @@
+"""What Loki's values read of a board alone, kept for every table of a local best response.
+
+``ShadowLoki`` (``agents.lbr.loki_range``) needs two things per board that depend on the board
+only, never on a field, a seat or a table: the arrays of the all-holdings call
+(``agents.lbr.loki_boards.loki_board``, about 1.2 ms) and the HS1 and PPOTc with which Loki
+re-weights (``agents.lbr.loki_boards.board_values``, Papp 1998 section 7.2.3). A duplicate
+match deals every board at two tables, one per seat rotation, which the batched engine plays
+at the same time, so the batched form's shadows share one ``BoardMemo``: a board is counted
+once for both. Since the results are functions of the board, keeping or dropping one never
+changes a value; the memo only bounds how many are kept (least recently used dropped first).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from agents.lbr.loki_boards import LokiBoard, board_values, loki_board
+
+__all__ = ["BoardMemo"]
+
+Floats = npt.NDArray[np.float64]
+Board = tuple[int, ...]
+
+
+class BoardMemo:
+    """The board arrays and re-weighting values of the ``capacity`` boards last used.
+
+    Args:
+        capacity: Boards kept of each kind (at least 1).
+
+    Raises:
+        ValueError: on a capacity below 1.
+    """
+
+    def __init__(self, capacity: int) -> None:
+        if capacity < 1:
+            raise ValueError(f"a board memo keeps at least one board, got {capacity}")
+        self.capacity = capacity
+        # Insertion-ordered: a hit moves its board to the end, the front is dropped first.
+        self._arrays: dict[Board, LokiBoard] = {}
+        self._values: dict[Board, tuple[Floats, Floats]] = {}
+
+    def arrays(self, board: Board) -> LokiBoard:
+        """``loki_board(board)``, computed once while kept."""
+        found = self._arrays.pop(board, None)
+        if found is None:
+            found = loki_board(board)
+        self._arrays[board] = found
+        if len(self._arrays) > self.capacity:
+            del self._arrays[next(iter(self._arrays))]
+        return found
+
+    def values(self, board: Board) -> tuple[Floats, Floats]:
+        """``board_values(board)``, computed once while kept (the callers only read it; left
+        writeable so that the kernels reading it keep their compiled signatures)."""
+        found = self._values.pop(board, None)
+        if found is None:
+            found = board_values(board)
+        self._values[board] = found
+        if len(self._values) > self.capacity:
+            del self._values[next(iter(self._values))]
+        return found
+
+    def __len__(self) -> int:
+        """Boards kept (of the arrays)."""
+        return len(self._arrays)
