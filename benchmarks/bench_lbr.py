@@ -11,12 +11,19 @@ rounds; the figure is the median over rounds and the ratio is of the medians of 
 ``--loki-scalar-hands`` scalar, in the same alternating rounds. The pre-flop equities (1,326
 roll-outs, kept per process) and the compiled kernels are built before timing.
 
+Against an earlier commit (``--against REV``, default ``3bcb3ea``, the code before the
+rank-class roll-outs and the one-pass range kernels; ``none`` to skip): the batched matches of
+both trees, each in a fresh process (``PYTHONPATH`` set to a temporary git worktree of REV, as
+``benchmarks/bench_best_response.py`` does) that computes every pre-flop equity and plays a
+warm-up match before timing, in the same alternating rounds; the speed-up is REV's CPU time
+over this tree's.
+
 Where the time goes: one more batched ``lbr-bpp`` against ``bpp`` match under ``cProfile``,
 its time split by the functions named in ``PARTS`` (cumulative, so each part includes what it
 calls; the rest is the engine, the runner and the opponent's own decisions).
 
     python benchmarks/bench_lbr.py [--hands 40000] [--deals 50] [--scalar-hands 1000] \\
-        [--loki-hands 2000] [--loki-scalar-hands 300] [--rounds 2] \\
+        [--loki-hands 2000] [--loki-scalar-hands 300] [--rounds 2] [--against 3bcb3ea] \\
         [--write results/benchmarks.md]
 """
 
@@ -25,12 +32,15 @@ from __future__ import annotations
 import argparse
 import cProfile
 import datetime
+import json
 import os
 import platform
 import pstats
 import re
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -53,6 +63,22 @@ TARGET = 5_000
 """Issue 23: ``lbr-bpp`` against ``bpp``, batched hands per CPU-second."""
 LOKI_TARGET = 500
 """Issue 23: ``lbr-loki`` against ``loki``, hands per CPU-second."""
+ROOT = Path(__file__).resolve().parents[1]
+BEFORE = "3bcb3ea"
+"""The commit before the rank-class roll-outs and the one-pass range kernels."""
+CHILD = """
+import json, sys, time
+from agents.lbr.equity_cache import preflop_equities
+from envs.match import play_match
+agents, hands, sessions = json.loads(sys.argv[1])
+for key in range(1326):
+    preflop_equities(key, 500, 0)
+play_match(agents, hands=200, seed=3, sessions=2, engine="batched")
+start = time.process_time()
+result = play_match(agents, hands=hands, seed=7, sessions=sessions, engine="batched")
+print(result.hands / (time.process_time() - start))
+"""
+"""A batched match's hands per CPU-second in a fresh process of a tree (after the warm-up)."""
 PARTS = {
     "equities (roll-outs, turn and river counts)": "equity_cache.py:.*\\(rows\\)",
     "the opponent's policy at every holding (BPP types, batched BPP)": (
@@ -76,6 +102,41 @@ def sessions(args: argparse.Namespace, hands: int | None = None) -> int:
     """Sessions of ``args.deals`` deals per seating in ``hands`` (``args.hands``) heads-up
     hands."""
     return max(1, (args.hands if hands is None else hands) // (2 * args.deals))
+
+
+def child_rate(tree: Path, agents: list[str], hands: int, runs: int) -> float:
+    """``CHILD``'s figure in a fresh process of ``tree``."""
+    env = dict(os.environ, PYTHONPATH=str(tree), OMP_NUM_THREADS="1")
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD, json.dumps([agents, hands, runs])],
+        cwd=tree,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return float(done.stdout.strip().splitlines()[-1])
+
+
+def compare(args: argparse.Namespace, against: str) -> dict[str, dict[str, list[float]]]:
+    """Batched hands per CPU-second of each set-up in a worktree of ``against`` and in this
+    tree, fresh processes, alternating which goes first."""
+    rates: dict[str, dict[str, list[float]]] = {s: {"before": [], "now": []} for s in SETUPS}
+    with tempfile.TemporaryDirectory(prefix="bench-lbr-") as tmp:
+        before = Path(tmp) / "before"
+        git = ["git", "-C", str(ROOT), "worktree"]
+        subprocess.run([*git, "add", "--detach", "-q", str(before), against], check=True)
+        try:
+            for r in range(args.rounds):
+                for setup, agents in SETUPS.items():
+                    hands, runs = sizes(args, setup, "batched")
+                    order = [("before", before), ("now", ROOT)]
+                    for label, tree in order if r % 2 == 0 else order[::-1]:
+                        rates[setup][label].append(child_rate(tree, agents, hands, runs))
+                print(f"against {against}: round {r + 1}/{args.rounds} done", file=sys.stderr)
+        finally:
+            subprocess.run([*git, "remove", "--force", str(before)], check=False)
+    return rates
 
 
 def sizes(args: argparse.Namespace, setup: str, engine: str) -> tuple[int, int]:
@@ -122,8 +183,15 @@ def main(argv: list[str] | None = None) -> int:
         "--loki-scalar-hands", type=int, default=300, help="scalar hands of lbr-loki vs loki"
     )
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument(
+        "--against",
+        metavar="REV",
+        default=BEFORE,
+        help=f"also time this earlier commit's batched matches (default {BEFORE}; 'none')",
+    )
     parser.add_argument("--write", type=Path, help="write the figures as markdown here")
     args = parser.parse_args(argv)
+    against = None if args.against.lower() == "none" else args.against
 
     for key in range(NUM_HOLDINGS):  # the pre-flop equities every LBR reads, once
         preflop_equities(key, 500, 0)
@@ -138,8 +206,11 @@ def main(argv: list[str] | None = None) -> int:
                 hands, runs = sizes(args, setup, engine)
                 rates[setup][engine].append(rate(agents, hands, runs, engine))
         print(f"round {r + 1}/{args.rounds} done", file=sys.stderr)
+    earlier = compare(args, against) if against else None
     total, parts = profile_parts(args)
     lines = report(rates, total, parts, args)
+    if earlier and against:
+        lines += ["", *report_against(earlier, against)]
     lines.insert(
         2, f"Load average {load_before:.1f} before timing, {os.getloadavg()[0]:.1f} after."
     )
@@ -194,6 +265,24 @@ def report(
     ]
     for part, seconds in parts.items():
         lines.append(f"| {part} | {seconds:.1f} | {seconds / total:.0%} |")
+    return lines
+
+
+def report_against(rates: dict[str, dict[str, list[float]]], against: str) -> list[str]:
+    """The comparison with the earlier commit, as markdown lines."""
+    lines = [
+        f"Against `{against}` (batched, the sizes above, each match a fresh process after a "
+        "warm-up; medians of the alternating rounds, each round's figure in brackets):",
+        "",
+        f"| set-up | `{against}` hands/CPU-s | this tree hands/CPU-s | speed-up |",
+        "|---|---:|---:|---:|",
+    ]
+    for setup, by in rates.items():
+        before, now = statistics.median(by["before"]), statistics.median(by["now"])
+        lines.append(
+            f"| {setup} | {before:,.0f} [{', '.join(f'{x:,.0f}' for x in by['before'])}] | "
+            f"{now:,.0f} [{', '.join(f'{x:,.0f}' for x in by['now'])}] | {now / before:.1f}x |"
+        )
     return lines
 
 
