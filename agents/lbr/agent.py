@@ -262,8 +262,9 @@ class LocalBestResponse(Agent):
 
     def table_bytes(self, num_seats: int) -> int:
         """Bytes the batched form needs per table: its ranges and equities, about six more
-        rows of 1,326 floats while it decides (shares, the opponent's answers), and the
-        opponent's copy; so that the runner batches a memoryless match into ~1 GB."""
+        rows of 1,326 floats while it decides or keeps the answer to a probed raise
+        (``agents.lbr.probe_memo``), and the opponent's copy; so that the runner batches a
+        memoryless match into ~1 GB."""
         return 8 * NUM_HOLDINGS * 8 + self.opponent.table_bytes(num_seats)
 
 

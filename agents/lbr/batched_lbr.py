@@ -22,6 +22,7 @@ from agents.lbr.batched_ranges import BatchedRangePolicy, RangeAnswer
 from agents.lbr.batched_replay import ShadowTables
 from agents.lbr.equity_cache import EquityCache
 from agents.lbr.lookahead import Lookahead, call_values, continued_bets, raise_values
+from agents.lbr.probe_memo import ProbeMemo
 from agents.lbr.public_tree import PublicTree, learner_seat, public_moves
 from agents.lbr.range_kernels import absorb_actions, check_down_values, clear_cards
 from agents.lbr.values import TIE
@@ -126,19 +127,22 @@ class BatchedLBR:
         self._hand_id = np.zeros(num_tables, dtype=np.int64)
         self._hole = np.zeros((num_tables, 2), dtype=np.int16)
         self._in_hand = np.zeros(num_tables, dtype=bool)
+        self._probes = ProbeMemo(num_tables)
         self._warned: set[str] = set()
 
     @property
     def nbytes(self) -> int:
         """Bytes of per-table state (the opponent's policy's excluded)."""
         arrays = (self._weights, self._equity, self._equity_street, self._seen, self._hand_id)
-        return sum(a.nbytes for a in (*arrays, self._hole, self._in_hand, self.seats))
+        own = sum(a.nbytes for a in (*arrays, self._hole, self._in_hand, self.seats))
+        return own + self._probes.nbytes
 
     def start_tables(self, tables: npt.ArrayLike, seats: npt.ArrayLike) -> None:
         """Fresh memory at ``tables``, this agent in ``seats[i]`` (the opponent elsewhere)."""
         index, seat = check_seats(tables, seats, self.num_tables, 0)
         self.seats[index] = seat
         self._in_hand[index] = False
+        self._probes.forget(index)
         self.opponent.start_tables(index, (1 - seat.astype(np.intp)) % 2)
 
     def probabilities(self, batch: DecisionBatch) -> Floats:
@@ -295,9 +299,22 @@ class BatchedLBR:
         for rows, views, actions in shadow.opponent_decisions(self._seen[tables]):
             at = tables[rows]
             clear_cards(self._weights, at, views.board, views.board_len, PAIR_INDEX)
-            answer = self.opponent.probabilities(views, probe=False)
-            group = _NO_GROUP if answer.group is None else answer.group
-            possible = absorb_actions(self._weights, at, answer.rows, group, actions)
+            kept = self._probes.kept(at, views)
+            possible = np.ones(len(at), dtype=bool)
+            if kept.any():  # the decisions after our raise: answered when we probed it
+                hit = np.flatnonzero(kept)
+                rows_kept, group_kept = self._probes.answer(at[hit])
+                possible[hit] = absorb_actions(
+                    self._weights, at[hit], rows_kept, group_kept, actions[hit]
+                )
+                views = views.take(np.flatnonzero(~kept))
+            if not kept.all():
+                ask = np.flatnonzero(~kept)
+                answer = self.opponent.probabilities(views, probe=False)
+                group = _NO_GROUP if answer.group is None else answer.group
+                possible[ask] = absorb_actions(
+                    self._weights, at[ask], answer.rows, group, actions[ask]
+                )
             if not possible.all():
                 self._warn_once(
                     "impossible",
@@ -323,7 +340,9 @@ class BatchedLBR:
         position = np.searchsorted(raising, answering)
         answered[position] = True
         answer_row[position] = np.arange(len(answering))
-        return self.opponent.probabilities(views, probe=True), answered, answer_row
+        answer = self.opponent.probabilities(views, probe=True)
+        self._probes.keep(views.tables.astype(np.intp), views, answer)
+        return answer, answered, answer_row
 
     def _refresh_equities(self, batch: DecisionBatch, tables: Index) -> None:
         """Our equities at the rows whose round changed since they were computed."""

@@ -23,18 +23,19 @@ from agents.lbr import LBRParams, LocalBestResponse, Lookahead, ShadowBayesian, 
 from agents.lbr.batched_lbr import BatchedLBR
 from agents.lbr.equity_cache import preflop_equities
 from agents.lbr.holding_equity import completion_sample, equity_rows, holding_equities
+from agents.lbr.probe_memo import ProbeMemo
 from agents.lbr.range_policy import CardIndependent, RangePolicy, VectorRule
 from agents.loki import Loki, Loki2, loki_som
 from agents.strength.board_kernels import MULTISETS, _multiset_index
 from agents.strength.holdings import HOLDINGS, NUM_HOLDINGS, PAIR_INDEX, dead_mask
 from envs.batched.adapter import has_batched_form
-from envs.batched.views import decision_batch, hand_end_batch
+from envs.batched.views import DecisionBatch, decision_batch, hand_end_batch
 from envs.cards import parse_cards
 from envs.crn import decision_uniform, sample_action
 from envs.evaluator import evaluate as evaluate_all
 from envs.evaluator import evaluate_one as evaluate
 from envs.game import Hand
-from envs.match import deal_deck
+from envs.match import deal_deck, play_match
 from envs.rules import Action, Rules
 
 FULL = os.environ.get("HOLDEM_LAB_FULL_TWINS") == "1"
@@ -291,3 +292,26 @@ def test_bad_parameters_and_batches_are_refused(caplog: pytest.LogCaptureFixture
         played = wide.probabilities(decision_batch([three.view(three.actor)], [0]))
     np.testing.assert_array_equal(played, [[0.0, 1.0, 0.0]])
     assert "heads-up" in caplog.text
+
+
+@pytest.mark.parametrize("opponent", ["bpp", "rule"])
+def test_probed_raises_answer_the_opponents_next_decisions(
+    monkeypatch: pytest.MonkeyPatch, opponent: str
+) -> None:
+    hits: list[int] = []
+    kept = ProbeMemo.kept
+
+    def counted(memo: ProbeMemo, tables: np.ndarray, views: DecisionBatch) -> np.ndarray:
+        found = kept(memo, tables, views)
+        hits.append(int(found.sum()))
+        return found
+
+    agents = [f"lbr-{opponent}", opponent]
+    monkeypatch.setattr(ProbeMemo, "kept", counted)
+    kept_answers = play_match(agents, hands=240, seed=5, sessions=4, engine="batched")
+    monkeypatch.setattr(
+        ProbeMemo, "kept", lambda memo, tables, views: np.zeros(len(tables), dtype=bool)
+    )
+    asked_again = play_match(agents, hands=240, seed=5, sessions=4, engine="batched")
+    assert sum(hits) > 60  # most of the opponent's decisions follow a raise of ours
+    assert kept_answers.results == asked_again.results
