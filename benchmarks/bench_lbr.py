@@ -14,7 +14,7 @@ roll-outs, kept per process) and the compiled kernels are built before timing.
 Against an earlier commit (``--against REV``, default ``3bcb3ea``, the code before the
 rank-class roll-outs and the one-pass range kernels; ``none`` to skip): the batched matches of
 both trees, each in a fresh process (``PYTHONPATH`` set to a temporary git worktree of REV, as
-``benchmarks/bench_best_response.py`` does) that computes every pre-flop equity and plays a
+``benchmarks/bench_ab.py`` does, with its helpers) that computes every pre-flop equity and plays a
 warm-up match before timing, in the same alternating rounds; the speed-up is REV's CPU time
 over this tree's.
 
@@ -48,6 +48,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from bench_ab import ROOT, run, worktree
+
 from agents.lbr.equity_cache import preflop_equities
 from agents.strength.holdings import NUM_HOLDINGS
 from envs.match import play_match
@@ -63,10 +65,11 @@ TARGET = 5_000
 """Issue 23: ``lbr-bpp`` against ``bpp``, batched hands per CPU-second."""
 LOKI_TARGET = 500
 """Issue 23: ``lbr-loki`` against ``loki``, hands per CPU-second."""
-ROOT = Path(__file__).resolve().parents[1]
 BEFORE = "3bcb3ea"
 """The commit before the rank-class roll-outs and the one-pass range kernels."""
 CHILD = """
+import os
+os.environ["OMP_NUM_THREADS"] = "1"
 import json, sys, time
 from agents.lbr.equity_cache import preflop_equities
 from envs.match import play_match
@@ -78,7 +81,8 @@ start = time.process_time()
 result = play_match(agents, hands=hands, seed=7, sessions=sessions, engine="batched")
 print(result.hands / (time.process_time() - start))
 """
-"""A batched match's hands per CPU-second in a fresh process of a tree (after the warm-up)."""
+"""A batched match's hands per CPU-second in a fresh process of a tree (after the warm-up;
+one thread for NumPy, as the parent's matches)."""
 PARTS = {
     "equities (roll-outs, turn and river counts)": "equity_cache.py:.*\\(rows\\)",
     "the opponent's policy at every holding (BPP types, batched BPP)": (
@@ -104,38 +108,24 @@ def sessions(args: argparse.Namespace, hands: int | None = None) -> int:
     return max(1, (args.hands if hands is None else hands) // (2 * args.deals))
 
 
-def child_rate(tree: Path, agents: list[str], hands: int, runs: int) -> float:
-    """``CHILD``'s figure in a fresh process of ``tree``."""
-    env = dict(os.environ, PYTHONPATH=str(tree), OMP_NUM_THREADS="1")
-    done = subprocess.run(
-        [sys.executable, "-c", CHILD, json.dumps([agents, hands, runs])],
-        cwd=tree,
-        env=env,
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    return float(done.stdout.strip().splitlines()[-1])
-
-
 def compare(args: argparse.Namespace, against: str) -> dict[str, dict[str, list[float]]]:
     """Batched hands per CPU-second of each set-up in a worktree of ``against`` and in this
-    tree, fresh processes, alternating which goes first."""
+    tree, fresh processes (``bench_ab.run``), alternating which goes first."""
     rates: dict[str, dict[str, list[float]]] = {s: {"before": [], "now": []} for s in SETUPS}
     with tempfile.TemporaryDirectory(prefix="bench-lbr-") as tmp:
-        before = Path(tmp) / "before"
-        git = ["git", "-C", str(ROOT), "worktree"]
-        subprocess.run([*git, "add", "--detach", "-q", str(before), against], check=True)
+        before = worktree(against, Path(tmp))
         try:
             for r in range(args.rounds):
                 for setup, agents in SETUPS.items():
                     hands, runs = sizes(args, setup, "batched")
                     order = [("before", before), ("now", ROOT)]
                     for label, tree in order if r % 2 == 0 else order[::-1]:
-                        rates[setup][label].append(child_rate(tree, agents, hands, runs))
+                        figure = run(tree, CHILD, json.dumps([agents, hands, runs]))
+                        rates[setup][label].append(figure)
                 print(f"against {against}: round {r + 1}/{args.rounds} done", file=sys.stderr)
         finally:
-            subprocess.run([*git, "remove", "--force", str(before)], check=False)
+            git = ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(before)]
+            subprocess.run(git, check=False)
     return rates
 
 

@@ -119,6 +119,13 @@ def _hand_type(hole: Cards, board: Cards, width: int) -> int:
     seen = _with(np.int64(hole[1]), _with(np.int64(hole[0]), (0, 0, 0, 0, 0, 0)))
     for j in range(width):
         seen = _with(np.int64(board[j]), seen)
+    return _type_of_seen(seen, width)
+
+
+@kernel
+def _type_of_seen(seen: tuple[int, int, int, int, int, int], width: int) -> int:
+    """The current type of the cards ``seen`` folds in, ``width`` of them on the board (3,
+    4 or 5): the made type, or a draw with a card to come."""
     made = _made_type(seen)
     if made <= _BUSTED_ACE and width < 5:  # five or six cards: perhaps a draw
         if (seen[4] + _FOUR) & _BIT3:
@@ -183,15 +190,8 @@ def _holding_types(
                 continue
             if n == 0:
                 types[i, h] = _hand_type(holdings[h], board[i], 0)
-                continue
-            cards = _with(second, _with(first, seen))
-            made = _made_type(cards)
-            if made <= _BUSTED_ACE and n < 5:
-                if (cards[4] + _FOUR) & _BIT3:
-                    made = _FLUSH_DRAW
-                elif _STRAIGHT_DRAWS[cards[0]]:
-                    made = _STRAIGHT_DRAW
-            types[i, h] = made
+            else:
+                types[i, h] = _type_of_seen(_with(second, _with(first, seen)), n)
 
 
 def holding_types(

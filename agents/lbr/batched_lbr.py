@@ -51,6 +51,11 @@ _NO_ANSWER = RangeAnswer(np.zeros((0, 1, 3)), None)
 """Where the opponent answers none of our raises."""
 
 
+def _group(answer: RangeAnswer) -> npt.NDArray[np.integer]:
+    """``answer``'s row per holding as the range kernels take it (no rows: one for all)."""
+    return _NO_GROUP if answer.group is None else answer.group
+
+
 def _columns(
     answer: RangeAnswer, answered: npt.NDArray[np.bool_], answer_row: Index
 ) -> tuple[Floats, Floats, Floats]:
@@ -198,7 +203,7 @@ class BatchedLBR:
             answered,
             answer_row,
             answer.rows,
-            _NO_GROUP if answer.group is None else answer.group,
+            _group(answer),
             wp,
             raised,
         )
@@ -300,20 +305,18 @@ class BatchedLBR:
             at = tables[rows]
             clear_cards(self._weights, at, views.board, views.board_len, PAIR_INDEX)
             kept = self._probes.kept(at, views)
+            hit, ask = np.flatnonzero(kept), np.flatnonzero(~kept)
             possible = np.ones(len(at), dtype=bool)
-            if kept.any():  # the decisions after our raise: answered when we probed it
-                hit = np.flatnonzero(kept)
+            if hit.size:  # the decisions after our raise: answered when we probed it
                 rows_kept, group_kept = self._probes.answer(at[hit])
                 possible[hit] = absorb_actions(
                     self._weights, at[hit], rows_kept, group_kept, actions[hit]
                 )
-                views = views.take(np.flatnonzero(~kept))
-            if not kept.all():
-                ask = np.flatnonzero(~kept)
+                views = views.take(ask)
+            if ask.size:
                 answer = self.opponent.probabilities(views, probe=False)
-                group = _NO_GROUP if answer.group is None else answer.group
                 possible[ask] = absorb_actions(
-                    self._weights, at[ask], answer.rows, group, actions[ask]
+                    self._weights, at[ask], answer.rows, _group(answer), actions[ask]
                 )
             if not possible.all():
                 self._warn_once(

@@ -211,9 +211,7 @@ class BatchedShadowBayesian:
         types, first = self._types(tables, batch.board, batch.street)
         row, kind = np.nonzero(first[:, :_C] >= 0)
         virtual = tables[row] * _C + kind
-        views = batch.take(
-            row, rules=batch.rules, tables=virtual, hole=_HOLDINGS[first[row, kind]]
-        )
+        views = batch.take(row, tables=virtual, hole=_HOLDINGS[first[row, kind]])
         rows = np.zeros((k, _C + 1, 3))
         rows[:, _C, _CALL] = 1.0
         rows[row, kind] = self.bpp.probabilities(views)

@@ -12,6 +12,9 @@ changes a value; the memo only bounds how many are kept (least recently used dro
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 import numpy as np
 import numpy.typing as npt
 
@@ -21,6 +24,7 @@ __all__ = ["BoardMemo"]
 
 Floats = npt.NDArray[np.float64]
 Board = tuple[int, ...]
+T = TypeVar("T")
 
 
 class BoardMemo:
@@ -43,23 +47,22 @@ class BoardMemo:
 
     def arrays(self, board: Board) -> LokiBoard:
         """``loki_board(board)``, computed once while kept."""
-        found = self._arrays.pop(board, None)
-        if found is None:
-            found = loki_board(board)
-        self._arrays[board] = found
-        if len(self._arrays) > self.capacity:
-            del self._arrays[next(iter(self._arrays))]
-        return found
+        return self._kept(self._arrays, board, loki_board)
 
     def values(self, board: Board) -> tuple[Floats, Floats]:
         """``board_values(board)``, computed once while kept (the callers only read it; left
         writeable so that the kernels reading it keep their compiled signatures)."""
-        found = self._values.pop(board, None)
+        return self._kept(self._values, board, board_values)
+
+    def _kept(self, kept: dict[Board, T], board: Board, compute: Callable[[Board], T]) -> T:
+        """``compute(board)`` from ``kept`` (moved to the end), or computed and kept (the
+        least recently used dropped beyond the capacity)."""
+        found = kept.pop(board, None)
         if found is None:
-            found = board_values(board)
-        self._values[board] = found
-        if len(self._values) > self.capacity:
-            del self._values[next(iter(self._values))]
+            found = compute(board)
+        kept[board] = found
+        if len(kept) > self.capacity:
+            del kept[next(iter(kept))]
         return found
 
     def __len__(self) -> int:

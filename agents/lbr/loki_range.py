@@ -333,11 +333,8 @@ class ShadowLoki:
         opponents = [s for s in view.active_seats if s != view.seat]
         n = max(1, len(opponents))
         # The field and the board are valid here (``loki_holding_values`` would check them).
-        board, hs1, ppot = (
-            self._memo.arrays(view.board),
-            np.empty(NUM_HOLDINGS),
-            np.empty(NUM_HOLDINGS),
-        )
+        board = self._memo.arrays(view.board)
+        hs1, ppot = np.empty(NUM_HOLDINGS), np.empty(NUM_HOLDINGS)
         holding_values(board.m, *board.arrays, self._field(view), hs1, ppot)
         live = np.isfinite(hs1)  # not where the holding meets the board
         hsn = np.where(live, hs1, 0.0)

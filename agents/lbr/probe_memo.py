@@ -75,7 +75,7 @@ class ProbeMemo:
         last = np.maximum(length - 1, 0)
         ours = logs.seat[logs.rows, last] != views.seat
         raised = logs.action[logs.rows, last] == _RAISE
-        result: npt.NDArray[np.bool_] = same & (length > 0) & ours & raised
+        result: npt.NDArray[np.bool_] = same & ours & raised  # kept lengths are 1 or more
         return result
 
     def answer(self, tables: Index) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int16]]:

@@ -5,7 +5,7 @@ roll-outs (``rollout_rows``) and one board's subsets for its all-holdings values
 The two public kernels call another module's kernels, so they are compiled without a disk
 cache (``agents.jit.uncached_kernel``): a cached copy would keep running the blocks' old code
 after an edit there. They compile once per process, in about a second. Their helpers here
-(``_pair_rank``, ``_score``, ``_multiset_index``) call nothing outside and are cached.
+(``_class``, ``_pair_rank``, ``_score``, ``_multiset_index``) call nothing outside and are cached.
 """
 
 from __future__ import annotations
@@ -33,6 +33,13 @@ _FLUSH_BITS = _t.FLUSH_NIBBLES << _t.FLUSH_SHIFT
 
 
 @kernel
+def _class(low: int, high: int) -> int:
+    """The rank class of the cards ``low < high``: ``rank(low) + 13 rank(high)``, their place
+    in a multiset table (ranks ascend with card ids)."""
+    return (low >> 2) + 13 * (high >> 2)
+
+
+@kernel
 def _pair_rank(
     key: int,
     mask: int,
@@ -50,7 +57,7 @@ def _pair_rank(
         nibble = (sums >> _FLUSH_SHIFT) & _FLUSH_NIBBLES
         shift = (32 if nibble >= 0x100 else 0) + (16 if nibble & 0x1010 else 0)
         return int(flush[((mask + flush_keys[low] + flush_keys[high]) >> shift) & 0x1FFF])
-    return int(table[(low >> 2) + 13 * (high >> 2)])
+    return int(table[_class(low, high)])
 
 
 MULTISETS = 6188
@@ -196,7 +203,7 @@ def rollout_rows(
                 for c in range(n, b):
                     low, high = min(x, full[c]), max(x, full[c])
                     h = pair_index[low, high]
-                    both[h] += wins[(low >> 2) + 13 * (high >> 2)]
+                    both[h] += wins[_class(low, high)]
                     both_count[h] += 1
             # Holdings that make a flush: a suit at three cards or more on the board, and
             # the holdings with the cards of that suit it lacks. Then neither quads nor a
@@ -226,7 +233,7 @@ def rollout_rows(
                             key, mask, first, second, card_keys, flush_keys, table, flush
                         )
                         delta[pair_index[first, second]] += (
-                            _score(mine, rank) - wins[(first >> 2) + 13 * (second >> 2)]
+                            _score(mine, rank) - wins[_class(first, second)]
                         )
                     if suits[suit] < 4 or others == 0:
                         continue
@@ -236,7 +243,7 @@ def rollout_rows(
                     )
                     for v in range(others):
                         low, high = min(first, off_suit[v]), max(first, off_suit[v])
-                        delta[pair_index[low, high]] += score - wins[(low >> 2) + 13 * (high >> 2)]
+                        delta[pair_index[low, high]] += score - wins[_class(low, high)]
                 if suits[suit] < 5 or others < 2:
                     continue
                 rank = _pair_rank(
@@ -246,7 +253,7 @@ def rollout_rows(
                 for t in range(others):  # the board's own flush
                     for v in range(t + 1, others):
                         low, high = off_suit[t], off_suit[v]
-                        delta[pair_index[low, high]] += score - wins[(low >> 2) + 13 * (high >> 2)]
+                        delta[pair_index[low, high]] += score - wins[_class(low, high)]
             for b in range(n, 5):
                 drawn[full[b]] = False
         equity = out[row]
@@ -258,7 +265,7 @@ def rollout_rows(
                 h = pair_index[low, high]
                 count = samples - (drawn_count[low] + drawn_count[high] - both_count[h])
                 off = through[low, high >> 2] + through[high, low >> 2] - both[h]
-                score = class_sum[(low >> 2) + 13 * (high >> 2)] - off + delta[h]
+                score = class_sum[_class(low, high)] - off + delta[h]
                 equity[h] = score / count if count > 0 else 0.5
 
 
