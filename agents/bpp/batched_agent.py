@@ -24,6 +24,7 @@ from agents.bpp.decision import Strategy
 from agents.bpp.network import Network, shipped_network
 from agents.bpp.opponent import generic_prior
 from agents.bpp.params import BPPParams
+from agents.bpp.type_belief import TypeBelief
 from agents.jit import kernel, readonly
 from envs.batched.checks import check_seats
 from envs.batched.views import DecisionBatch, HandEndBatch
@@ -67,6 +68,7 @@ class BatchedBayesianPlayer:
         self.num_seats = 0
         """Seats per table, fixed by the first batch (0 before)."""
         self._row_of = np.full(num_tables, -1, dtype=np.intp)  # scratch: duplicate check
+        self._types: TypeBelief | None = None  # made when first asked (type_probabilities)
 
     def start_tables(self, tables: npt.ArrayLike, seats: npt.ArrayLike) -> None:
         """Fresh memory at ``tables`` (new sessions), this agent sitting in ``seats[i]``.
@@ -80,22 +82,49 @@ class BatchedBayesianPlayer:
         if self.num_seats:
             self.model.forget(index)
             self.belief.end_hands(index)
+        if self._types is not None:
+            self._types.end_hands(index)
 
     def observe_ends(self, batch: HandEndBatch) -> None:
         """Hands ended at the batch's tables: learn from the showdowns, drop the hands."""
         self._check(batch.rules, batch.tables, batch.seat)
         self.model.observe(batch)
         self.belief.end_hands(batch.tables)
+        if self._types is not None:
+            self._types.end_hands(batch.tables)
 
     def win_probability(self, batch: DecisionBatch) -> Array:
         """P(BPP wins at the showdown) at each row, as the scalar ``Belief`` computes it."""
         self._check(batch.rules, batch.tables, batch.seat)
         return self.belief.win_probability(batch)
 
+    def type_probabilities(self, batch: DecisionBatch) -> Array:
+        """``(k, 27, 3)``: the probabilities this BPP would play at each row with each of its
+        current types (``agents.bpp.hand_types``) in place of its cards, which are ignored.
+        Each table follows its hand in a ``TypeBelief`` of its own, so a table serves either
+        this method or ``probabilities``; ``end_hands`` drops a hand asked about that did not
+        happen."""
+        self._check(batch.rules, batch.tables, batch.seat)
+        if self._types is None:
+            self._types = TypeBelief(self.network, self.model, self.num_seats)
+        return self.play(self._types.win_probabilities(batch), batch)
+
+    def end_hands(self, tables: Index) -> None:
+        """Forget the hands in progress at ``tables`` (they will be asked about afresh)."""
+        self.belief.end_hands(tables)
+        if self._types is not None:
+            self._types.end_hands(tables)
+
+    def play(self, p_win: Array, batch: DecisionBatch) -> Array:
+        """The probabilities played at each row with P(win) ``p_win``: ``(k, 3)`` for ``p_win``
+        ``(k,)``, ``(k, m, 3)`` for ``(k, m)`` (m hands at each row)."""
+        raise NotImplementedError
+
     @property
     def nbytes(self) -> int:
         """Bytes of all per-table state (memory, parameters, seats)."""
-        return self.model.nbytes + self.belief.nbytes + self.seats.nbytes + self._row_of.nbytes
+        own = self.model.nbytes + self.belief.nbytes + self.seats.nbytes + self._row_of.nbytes
+        return own + (0 if self._types is None else self._types.nbytes)
 
     def _check(self, rules: Rules, tables: Index, seat: npt.NDArray[np.int8]) -> None:
         """Size the memory on the first batch; reject batches this object cannot serve."""
@@ -200,12 +229,22 @@ class BatchedBPP(BatchedBayesianPlayer):
 
     def decide(self, batch: DecisionBatch) -> BatchedBPPDecision:
         """P(win), the expected winnings and the probabilities played at each row."""
-        p = self.win_probability(batch)
+        return self._decide(self.win_probability(batch), batch, 1)
+
+    def play(self, p_win: Array, batch: DecisionBatch) -> Array:
+        """The probabilities played at each row with P(win) ``p_win``: ``(k, 3)`` for ``p_win``
+        ``(k,)``, ``(k, m, 3)`` for ``(k, m)`` (m hands at each row)."""
+        per = p_win.shape[1] if p_win.ndim == 2 else 1
+        played = self._decide(p_win.reshape(-1), batch, per).probabilities
+        return played.reshape(*p_win.shape, 3)
+
+    def _decide(self, p: Array, batch: DecisionBatch, per: int) -> BatchedBPPDecision:
         ew_bet, ew_pass = np.empty(len(p)), np.empty(len(p))
         probabilities = np.empty((len(p), 3))
         params = self.params
         bpp_probabilities(
             p,
+            per,
             readonly(batch.tables, np.intp),
             readonly(batch.seat, np.int8),
             readonly(batch.street, np.int8),

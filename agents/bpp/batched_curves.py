@@ -74,12 +74,22 @@ class BatchedBPPCurves(BatchedBayesianPlayer):
 
     def decide(self, batch: DecisionBatch) -> BatchedCurvesDecision:
         """P(win), the pot odds and the probabilities played at each row."""
-        p = self.win_probability(batch)
+        return self._decide(self.win_probability(batch), batch, 1)
+
+    def play(self, p_win: Array, batch: DecisionBatch) -> Array:
+        """The probabilities played at each row with P(win) ``p_win``: ``(k, 3)`` for ``p_win``
+        ``(k,)``, ``(k, m, 3)`` for ``(k, m)`` (m hands at each row)."""
+        per = p_win.shape[1] if p_win.ndim == 2 else 1
+        played = self._decide(p_win.reshape(-1), batch, per).probabilities
+        return played.reshape(*p_win.shape, 3)
+
+    def _decide(self, p: Array, batch: DecisionBatch, per: int) -> BatchedCurvesDecision:
         theta = np.empty(len(p))
         probabilities = np.empty((len(p), 3))
         params = self.params
         curve_probabilities(
             p,
+            per,
             readonly(batch.tables, np.intp),
             readonly(batch.street, np.int8),
             readonly(batch.pot, np.int64),

@@ -49,6 +49,7 @@ def bluff_into(probabilities: Array, rate: float) -> None:
 @kernel
 def bpp_probabilities(
     p_win: Array,
+    per: int,
     tables: Ints,
     seat: Ints,
     street: Ints,
@@ -68,10 +69,11 @@ def bpp_probabilities(
     ew_pass: Array,
     out: Array,
 ) -> None:
-    """EW(bet), EW(pass) and the probabilities played at each row, into the last three arrays.
+    """EW(bet), EW(pass) and the probabilities played with each P(win), into the last three
+    arrays (one entry per P(win)).
 
     Args:
-        p_win: P(win) of each row.
+        p_win: P(win): ``per`` values for each row, row by row (``per`` hands at each).
         tables, seat, street, pot, to_call, bets, folded, legal: The ``DecisionBatch``
             fields.
         bet_sizes: The rules' bet size per round.
@@ -80,7 +82,8 @@ def bpp_probabilities(
         deterministic: The deterministic strategy (else the mixed one).
     """
     num_seats = bets.shape[1]
-    for i in range(len(tables)):
+    for q in range(len(p_win)):
+        i = q // per
         t, me, r = tables[i], seat[i], np.int64(street[i])
         bet = np.float64(bet_sizes[r])
         remaining = 0
@@ -99,23 +102,23 @@ def bpp_probabilities(
         b_pass = to_call[i] + remaining * alpha[t, r]
         o_bet = owed + opponents * (bet + remaining * alpha_prime[t, r])
         o_pass = owed + np.float64(opponents * remaining) * alpha[t, r]
-        ew_bet[i] = p_win[i] * ((pot[i] + b_bet) + o_bet) - b_bet
-        ew_pass[i] = p_win[i] * ((pot[i] + b_pass) + o_pass) - b_pass
+        ew_bet[q] = p_win[q] * ((pot[i] + b_bet) + o_bet) - b_bet
+        ew_pass[q] = p_win[q] * ((pot[i] + b_pass) + o_pass) - b_pass
         can_fold, can_raise = legal[i, _FOLD], legal[i, _RAISE]
-        row = out[i]
+        row = out[q]
         if deterministic:  # agents.bpp.decision.action_probabilities
-            best = max(ew_pass[i], ew_bet[i] if can_raise else -np.inf)
+            best = max(ew_pass[q], ew_bet[q] if can_raise else -np.inf)
             best = max(best, 0.0 if can_fold else -np.inf)
-            passes = ew_pass[i] == best  # ties go to passing, then betting
-            bets_most = not passes and can_raise and ew_bet[i] == best
+            passes = ew_pass[q] == best  # ties go to passing, then betting
+            bets_most = not passes and can_raise and ew_bet[q] == best
             row[0] = 0.0 if passes or bets_most else 1.0
             row[1] = 1.0 if passes else 0.0
             row[2] = 1.0 if bets_most else 0.0
         else:
-            fold = logistic_down(fp[t, r] * ew_pass[i] / bet)
+            fold = logistic_down(fp[t, r] * ew_pass[q] / bet)
             passing = 1.0
             if can_raise:
-                passing = logistic_down(cp[t, r] * (ew_bet[i] - ew_pass[i]) / bet)
+                passing = logistic_down(cp[t, r] * (ew_bet[q] - ew_pass[q]) / bet)
             keep = 1.0 - fold
             row[0] = fold if can_fold else 0.0
             row[1] = keep * passing if can_fold else fold + keep * passing
@@ -127,6 +130,7 @@ def bpp_probabilities(
 @kernel
 def curve_probabilities(
     p_win: Array,
+    per: int,
     tables: Ints,
     street: Ints,
     pot: Ints,
@@ -140,12 +144,14 @@ def curve_probabilities(
     theta: Array,
     out: Array,
 ) -> None:
-    """The pot odds and ``agents.bpp.curves.curve_probabilities`` (bluff included) of each
-    row, into ``theta`` and ``out`` ``(k, 3)``; shifts ``(N, 4)``, the rest per table."""
-    for i in range(len(tables)):
+    """The pot odds and ``agents.bpp.curves.curve_probabilities`` (bluff included) with each
+    P(win), ``per`` of them for each row as in ``bpp_probabilities``, into ``theta`` and
+    ``out`` ``(len(p_win), 3)``; shifts ``(N, 4)``, the rest per table."""
+    for q in range(len(p_win)):
+        i = q // per
         t, r = tables[i], np.int64(street[i])
-        theta[i] = to_call[i] / (pot[i] + to_call[i]) if to_call[i] != 0 else 0.0
-        x = p_win[i] - theta[i]
+        theta[q] = to_call[i] / (pot[i] + to_call[i]) if to_call[i] != 0 else 0.0
+        x = p_win[q] - theta[q]
         k = steepness[t]
         # relative to the largest exponent, so that nothing overflows
         e_fold = -k * (x - fold_shift[t, r])
@@ -159,7 +165,7 @@ def curve_probabilities(
         if not can_raise:
             bet, call = 0.0, call + bet
         total = (fold + call) + bet
-        row = out[i]
+        row = out[q]
         row[0], row[1], row[2] = fold / total, call / total, bet / total
         if r == _RIVER and can_raise and bluff_rate[t] > 0.0:
             bluff_into(row, bluff_rate[t])

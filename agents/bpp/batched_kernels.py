@@ -30,7 +30,13 @@ from agents.bpp.opponent import PARTNER, OppAction
 from agents.jit import fast_kernel, kernel, prefetch
 from envs.rules import Action
 
-__all__ = ["count_showdowns", "round_tables", "win_probabilities"]
+__all__ = [
+    "absorb_action",
+    "action_class",
+    "count_showdowns",
+    "round_tables",
+    "win_probabilities",
+]
 
 Array = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.integer]
@@ -73,7 +79,7 @@ def round_tables(current: Array) -> Array:
 
 
 @kernel
-def _action_class(action: int, amount: int, bet_size: int) -> int:
+def action_class(action: int, amount: int, bet_size: int) -> int:
     """``agents.bpp.opponent.classify`` of one log entry: the class, -1 for a fold."""
     if action == _CALL:
         return _CALL_CLASS if amount > 0 else _PASS_CLASS
@@ -83,7 +89,7 @@ def _action_class(action: int, amount: int, bet_size: int) -> int:
 
 
 @kernel
-def _absorb(
+def absorb_action(
     likelihood: Array,
     counts: npt.NDArray[np.uint32],
     learn: bool,
@@ -263,7 +269,7 @@ def win_probabilities(
             if acted == me:
                 continue
             s = np.int64(log_street[logged, j])
-            cls = _action_class(log_action[logged, j], log_amount[logged, j], bet_sizes[s])
+            cls = action_class(log_action[logged, j], log_amount[logged, j], bet_sizes[s])
             if cls >= 0:
                 absorbing[actions, 0] = t
                 absorbing[actions, 1] = (acted - me - 1 + num_seats) % num_seats
@@ -297,8 +303,8 @@ def win_probabilities(
                     start = (row * 4) + c * _TYPES  # counts[t, slot, s, c]
                     _fetch(flat_counts, start, start + _TYPES)
         t, slot, s, cls = absorbing[a, 0], absorbing[a, 1], absorbing[a, 2], absorbing[a, 3]
-        table_counts = counts[t if learn else 0]
-        _absorb(likelihood[t], table_counts, learn, prior_rows, prior_weight[t], slot, s, cls)
+        weight, table_counts = prior_weight[t], counts[t if learn else 0]
+        absorb_action(likelihood[t], table_counts, learn, prior_rows, weight, slot, s, cls)
     lam = np.empty((2, _FINALS))
     order = _entering_order(keys[:entries], 4 * boards)
     flat_tables = tables_of_round.reshape(-1)
@@ -384,7 +390,7 @@ def count_showdowns(
             htype = shown_types[q, acted, s]
             if htype < 0:  # the agent's own action, or an opponent that showed nothing
                 continue
-            cls = _action_class(log_action[logged, j], log_amount[logged, j], bet_sizes[s])
+            cls = action_class(log_action[logged, j], log_amount[logged, j], bet_sizes[s])
             if cls >= 0:
                 slot = (acted - me - 1 + num_seats) % num_seats
                 counts[tables[i], slot, s, cls, htype] += 1

@@ -25,7 +25,7 @@ import numpy.typing as npt
 from agents.bpp.hand_types import HandType
 from agents.jit import kernel, readonly
 
-__all__ = ["BOARD_WIDTH", "holding_types", "shown_types", "street_types"]
+__all__ = ["BOARD_WIDTH", "board_classes", "holding_types", "shown_types", "street_types"]
 
 Index = npt.NDArray[np.intp]
 Cards = npt.NDArray[np.integer]
@@ -168,6 +168,20 @@ def _street_types(hole: Cards, board: Cards, width: Index, types: Index, classes
     for i in range(len(width)):
         types[i] = _hand_type(hole[i], board[i], width[i])
         classes[i] = _board_class(board[i], width[i])
+
+
+@kernel
+def _board_classes(board: Cards, width: Index, classes: Index) -> None:
+    for i in range(len(width)):
+        classes[i] = _board_class(board[i], width[i])
+
+
+def board_classes(board: npt.NDArray[np.uint8], width: npt.ArrayLike) -> Index:
+    """The board class of each row, as ``street_types`` gives it (without the hole cards)."""
+    dealt = readonly(width, np.intp)
+    classes = np.empty(len(dealt), dtype=np.intp)
+    _board_classes(readonly(board, np.uint8), dealt, classes)
+    return classes
 
 
 @kernel

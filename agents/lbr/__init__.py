@@ -19,11 +19,12 @@
   ``Replay`` (the opponent's past views from the public log, ``agents.lbr.replay``);
 * the batched twin ``BatchedLBR`` (``agents.lbr.batched_lbr``, built by
   ``LocalBestResponse.batched``), with the opponents' batched policies over every holding
-  (``agents.lbr.batched_ranges``), the public logs replayed in an engine of its own
-  (``agents.lbr.batched_replay``) and the Bayes updates and check-down values one pass per
-  row (``agents.lbr.range_kernels``); the Loki family's keeps a ``ShadowLoki`` per table
-  (``PerTableRanges``, ``agents.lbr.per_table_ranges``), the boards' arrays shared
-  (``agents.lbr.loki_board_memo``).
+  (``agents.lbr.batched_ranges``; a BPP answers for its 27 hand types at once,
+  ``agents.bpp.type_belief``), the public logs replayed in an engine of its own that keeps
+  each table's hand between our decisions (``agents.lbr.batched_replay``) and the Bayes
+  updates and check-down values one pass per row (``agents.lbr.range_kernels``); the Loki
+  family's keeps a ``ShadowLoki`` per table (``PerTableRanges``,
+  ``agents.lbr.per_table_ranges``), the boards' arrays shared (``agents.lbr.loki_board_memo``).
 
 Measure one with the duplicate match runner, e.g. ``holdem-lab match lbr-bpp bpp --hands N
 --sessions S`` (the batched engine plays S sessions side by side).

@@ -133,6 +133,7 @@ class BatchedLBR:
         self._hole = np.zeros((num_tables, 2), dtype=np.int16)
         self._in_hand = np.zeros(num_tables, dtype=bool)
         self._probes = ProbeMemo(num_tables)
+        self._shadow: ShadowTables | None = None  # made at the first batch, for its rules
         self._warned: set[str] = set()
 
     @property
@@ -148,6 +149,8 @@ class BatchedLBR:
         self.seats[index] = seat
         self._in_hand[index] = False
         self._probes.forget(index)
+        if self._shadow is not None:
+            self._shadow.forget(index)
         self.opponent.start_tables(index, (1 - seat.astype(np.intp)) % 2)
 
     def probabilities(self, batch: DecisionBatch) -> Floats:
@@ -177,8 +180,10 @@ class BatchedLBR:
         as ``LocalBestResponse.values`` at each row; heads-up tables only."""
         tables = batch.tables.astype(np.intp)
         self._check(batch, tables)
-        shadow = ShadowTables(batch)
-        self._absorb(shadow, tables)
+        if self._shadow is None or self._shadow.rules != batch.rules:
+            self._shadow = ShadowTables(batch.rules, self.num_tables)
+        shadow = self._shadow
+        self._absorb(shadow, batch, tables)
         clear_cards(self._weights, tables, batch.board, batch.board_len, PAIR_INDEX)
         self._refresh_equities(batch, tables)
         pot = batch.pot.astype(np.float64)
@@ -299,9 +304,9 @@ class BatchedLBR:
         self._equity_street[new] = -1
         self._weights[new] = ~_dead(batch.hole[fresh], np.full(len(new), 2, dtype=np.intp))
 
-    def _absorb(self, shadow: ShadowTables, tables: Index) -> None:
+    def _absorb(self, shadow: ShadowTables, batch: DecisionBatch, tables: Index) -> None:
         """Bayes' rule at each new opponent decision, in log order."""
-        for rows, views, actions in shadow.opponent_decisions(self._seen[tables]):
+        for rows, views, actions in shadow.opponent_decisions(batch, self._seen[tables]):
             at = tables[rows]
             clear_cards(self._weights, at, views.board, views.board_len, PAIR_INDEX)
             kept = self._probes.kept(at, views)
@@ -325,7 +330,7 @@ class BatchedLBR:
                     f"under {self.opponent.name!r}'s known policy, which it therefore does not "
                     "play; the range ignores such actions",
                 )
-        self._seen[tables] = shadow.batch.log_len
+        self._seen[tables] = batch.log_len
 
     def _responses(
         self, shadow: ShadowTables, raising: Index
@@ -338,14 +343,17 @@ class BatchedLBR:
         if raising.size == 0:
             return _NO_ANSWER, answered, answer_row
         answering, views = shadow.after_our_raise(raising)
-        if views is None:
-            return _NO_ANSWER, answered, answer_row
-        position = np.searchsorted(raising, answering)
-        answered[position] = True
-        answer_row[position] = np.arange(len(answering))
-        answer = self.opponent.probabilities(views, probe=True)
-        self._probes.keep(views.tables.astype(np.intp), views, answer)
-        return answer, answered, answer_row
+        try:
+            if views is None:
+                return _NO_ANSWER, answered, answer_row
+            position = np.searchsorted(raising, answering)
+            answered[position] = True
+            answer_row[position] = np.arange(len(answering))
+            answer = self.opponent.probabilities(views, probe=True)
+            self._probes.keep(views.tables.astype(np.intp), views, answer)
+            return answer, answered, answer_row
+        finally:  # the views are read: the raise we only considered is taken back
+            shadow.take_back_raise()
 
     def _refresh_equities(self, batch: DecisionBatch, tables: Index) -> None:
         """Our equities at the rows whose round changed since they were computed."""

@@ -11,16 +11,15 @@ hand in progress must not keep it.
 
 * ``BatchedCardIndependent``: a card-independent bot's batched form, asked once per row.
 * ``BatchedVectorRule``: ``rule``, its pre-flop class table and HS1 of every holding.
-* ``BatchedShadowBayesian``: a batched BPP over ``C`` virtual tables per table, one per
-  current hand type (BPP's probabilities depend on the cards only through that type,
-  ``agents.bpp.hand_types``): table ``t``'s type ``c`` is virtual table ``t C + c``, dealt a
-  holding of that type, and every virtual table of a table is told the hand ends the opponent
-  sees, so each learns what the opponent learns.
+* ``BatchedShadowBayesian``: a batched BPP at the same tables, told the hand ends the opponent
+  sees (so it learns what the opponent learns) and asked for its probabilities with each of
+  its 27 current hand types at once (BPP's probabilities depend on its cards only through
+  that type, ``agents.bpp.hand_types``; ``BatchedBayesianPlayer.type_probabilities``).
 """
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple, Protocol
+from typing import NamedTuple, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -179,52 +178,44 @@ class BatchedVectorRule:
 
 
 class BatchedShadowBayesian:
-    """A batched BPP followed hand by hand at every type of every table (see the module).
+    """A batched BPP followed hand by hand at every table, asked for every type (the module).
 
     Args:
-        bpp: A fresh batched BPP (``BatchedBPP`` or ``BatchedBPPCurves``) with ``C N``
-            tables for the LBR's ``N``, each set as the opponent is; this object owns it.
+        bpp: A fresh batched BPP (``BatchedBPP`` or ``BatchedBPPCurves``) with the LBR's N
+            tables, each set as the opponent is; this object owns it.
         name: The opponent's registry name.
         memoryless: Whether the opponent never learns.
     """
 
     def __init__(self, bpp: BatchedBPP | BatchedBPPCurves, name: str, *, memoryless: bool) -> None:
-        if bpp.num_tables % _C:
-            raise ValueError(f"the batched BPP needs {_C} virtual tables per table")
         self.bpp = bpp
         self.name = name
         self.memoryless = memoryless
-        tables = bpp.num_tables // _C
+        tables = bpp.num_tables
         self._board = np.full((tables, 5), -1, dtype=np.int16)
         self._type_of = np.zeros((tables, NUM_HOLDINGS), dtype=np.int8)
-        self._first = np.zeros((tables, _C + 1), dtype=np.intp)
 
     def start_tables(self, tables: Index, seats: Index) -> None:
-        """Start every virtual table of ``tables``."""
-        virtual = _every_type(tables)
-        self.bpp.start_tables(virtual, np.repeat(np.asarray(seats), _C))
+        """Start the BPP's ``tables``."""
+        self.bpp.start_tables(tables, seats)
 
     def probabilities(self, batch: DecisionBatch, *, probe: bool) -> RangeAnswer:
-        """BPP's probabilities with each holding: once per type present at each row."""
+        """BPP's probabilities with each of its types at each row; each holding's type."""
         k = len(batch.tables)
         tables = batch.tables.astype(np.intp)
-        types, first = self._types(tables, batch.board, batch.street)
-        row, kind = np.nonzero(first[:, :_C] >= 0)
-        virtual = tables[row] * _C + kind
-        views = batch.take(row, tables=virtual, hole=_HOLDINGS[first[row, kind]])
+        types = self._types(tables, batch.board, batch.street)
         rows = np.zeros((k, _C + 1, 3))
         rows[:, _C, _CALL] = 1.0
-        rows[row, kind] = self.bpp.probabilities(views)
+        rows[:, :_C] = self.bpp.type_probabilities(batch)
         if probe:  # a hand that did not happen: the belief must not keep it
-            self.bpp.belief.end_hands(virtual)
+            self.bpp.end_hands(tables)
         return RangeAnswer(rows, types)
 
     def _types(
         self, tables: Index, board: npt.NDArray[np.uint8], street: npt.NDArray[np.int8]
-    ) -> tuple[npt.NDArray[np.int8], Index]:
+    ) -> npt.NDArray[np.int8]:
         """BPP's type of every holding on each row's board (``C`` where it meets the board),
-        and the first holding of each type (-1: none), ``(k, 1326)`` and ``(k, C + 1)``;
-        kept per table for the board they were computed on."""
+        ``(k, 1326)``, kept per table for the board it was computed on."""
         width = BOARD_WIDTH[street.astype(np.intp)]
         board = np.where(np.arange(5) < width[:, np.newaxis], board, 52).astype(np.int16)
         stale = np.flatnonzero((self._board[tables] != board).any(axis=1))
@@ -233,33 +224,9 @@ class BatchedShadowBayesian:
             # Holdings through the board get a row of their own, never asked.
             types = holding_types(_HOLDINGS, np.minimum(board[stale], 51), width[stale], _C)
             self._type_of[at] = types
-            self._first[at] = _first_of_each(types, _C + 1)
             self._board[at] = board[stale]
-        return self._type_of[tables], self._first[tables]
+        return self._type_of[tables]
 
     def observe_ends(self, batch: HandEndBatch) -> None:
-        """Tell every virtual table of each row the hand's end."""
-        rows = np.repeat(np.arange(len(batch.tables)), _C)
-        fields: dict[str, Any] = {
-            name: np.asarray(getattr(batch, name))[rows]
-            for name in HandEndBatch._fields
-            if name not in ("rules", "tables")
-        }
-        virtual = _every_type(batch.tables)
-        self.bpp.observe_ends(HandEndBatch(rules=batch.rules, tables=virtual, **fields))
-
-
-@kernel
-def _first_of_each(types: npt.NDArray[np.int8], kinds: int) -> Index:
-    """``(k, kinds)``: the lowest holding of each type in each row of ``types`` (-1: none)."""
-    first = np.full((types.shape[0], kinds), -1, dtype=np.intp)
-    for i in range(types.shape[0]):
-        for h in range(types.shape[1] - 1, -1, -1):
-            first[i, types[i, h]] = h
-    return first
-
-
-def _every_type(tables: npt.ArrayLike) -> Index:
-    """The virtual tables of ``tables``, ``C`` each in type order, table by table."""
-    index: Index = (np.asarray(tables, dtype=np.intp)[:, np.newaxis] * _C + np.arange(_C)).ravel()
-    return index
+        """Tell the BPP the hands' ends."""
+        self.bpp.observe_ends(batch)

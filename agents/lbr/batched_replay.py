@@ -1,14 +1,19 @@
 """The opponent's decisions of many heads-up hands, rebuilt from our views and the public logs.
 
-``ShadowTables`` is ``agents.lbr.replay.Replay`` for a whole ``DecisionBatch``: it deals, in a
-``HandBatch`` of its own, every row's hand with our cards, the board we know and placeholder
-cards elsewhere, and replays the public log there, so that at each of the opponent's past
-decisions the engine itself builds the view the opponent had (``decisions_at``), its cards
-excepted: those are placeholders, replaced per holding by the range policy. After the log it
-can make our raise, to show the opponent's view when it answers.
+``ShadowTables`` is ``agents.lbr.replay.Replay`` for all the tables of a batched agent: it
+deals, in a ``HandBatch`` of its own (one table per table of ours), each hand with our cards
+and placeholder cards elsewhere, and replays the public log there, so that at each of the
+opponent's decisions the engine itself builds the view the opponent had (``decisions_at``),
+its cards excepted (placeholders, replaced per holding by the range policy) and the board
+given as we know it. It can then make our raise, to show the opponent's view when it
+answers, and take it back.
 
-All tables move together, one log position per engine step, so a batch of k rows costs about
-as many engine steps as its longest log.
+The shadow keeps each table's hand between our decisions, so a decision costs engine steps
+only for the log entries that are new since the last one: at a batch of ours, every table
+moves one new entry per step, and the opponent's decisions come in as many groups as the most
+new decisions of a table (each group costs the opponent's policy a call). A table whose hand
+the shadow does not follow (a new hand, or one its caller restarted) is dealt again and
+replayed from the start, without yielding what its caller has seen.
 """
 
 from __future__ import annotations
@@ -20,17 +25,18 @@ import numpy as np
 import numpy.typing as npt
 
 from agents.strength.holdings import seen_cards, unseen_cards
-from envs.batched.engine import HandBatch
+from envs.batched.engine import HandBatch, SavedTables
 from envs.batched.views import DecisionBatch, decisions_at
-from envs.rules import Action
+from envs.rules import Action, Rules
 
 __all__ = ["OpponentDecisions", "ShadowTables"]
 
 Intp = npt.NDArray[np.intp]
+Bools = npt.NDArray[np.bool_]
 
 
 class OpponentDecisions(NamedTuple):
-    """The opponent's decisions at one log position of several rows."""
+    """The opponent's decisions at one step of the replay of several rows."""
 
     rows: Intp
     """Rows of our batch."""
@@ -41,88 +47,148 @@ class OpponentDecisions(NamedTuple):
 
 
 class ShadowTables:
-    """The hands of a heads-up ``DecisionBatch`` of ours, replayed (see the module).
+    """The hands in progress at N heads-up tables of ours, replayed (see the module).
 
     Args:
-        batch: Our decisions; every table heads-up.
+        rules: The tables' rules (heads-up).
+        num_tables: N.
 
     Raises:
-        ValueError: if the tables are not heads-up or a log does not replay.
+        ValueError: if the rules are not heads-up.
     """
 
-    def __init__(self, batch: DecisionBatch) -> None:
-        rules = batch.rules
+    def __init__(self, rules: Rules, num_tables: int) -> None:
         if rules.num_seats != 2:
             raise ValueError(f"a replay is heads-up only; the tables have {rules.num_seats} seats")
-        k = len(batch.tables)
-        me = batch.seat.astype(np.intp)
-        other = 1 - me
-        hole = batch.hole.astype(np.intp)
-        board_len = batch.board_len.astype(np.intp)
-        rows = np.arange(k)
-        shown = np.arange(5) < board_len[:, np.newaxis]
-        board = batch.board.astype(np.intp)
-        known = seen_cards(np.concatenate([hole, board], axis=1), 2 + board_len)
-        filler = unseen_cards(known, 7)
-        deck = np.empty((k, 9), dtype=np.intp)
-        deck[rows, 2 * me] = hole[:, 0]
-        deck[rows, 2 * me + 1] = hole[:, 1]
-        deck[rows, 2 * other] = filler[:, 0]
-        deck[rows, 2 * other + 1] = filler[:, 1]
-        placeholders = filler[:, 2:]
-        deck[:, 4:] = np.where(shown, board, placeholders)
-        self.batch = batch
-        self.me = me
-        self.shadow = HandBatch(rules, k)
-        stacks = (batch.stacks + batch.contributions).astype(np.int64)
-        self.shadow.start(rows, deck, batch.button, batch.hand_id, stacks)
+        self.rules = rules
+        self.shadow = HandBatch(rules, num_tables)
+        self._replayed = np.zeros(num_tables, dtype=np.intp)
+        self._hand_id = np.zeros(num_tables, dtype=np.int64)
+        self._hole = np.zeros((num_tables, 2), dtype=np.int16)
+        self._following = np.zeros(num_tables, dtype=bool)
+        self._batch: DecisionBatch | None = None
+        self._saved: SavedTables | None = None
 
-    def opponent_decisions(self, seen: npt.ArrayLike) -> Iterator[OpponentDecisions]:
-        """Replay every log to its end; yield, position by position, the opponent's decisions
-        at log positions ``seen[i]`` and later of row i (read each before the next)."""
-        batch, shadow = self.batch, self.shadow
+    def forget(self, tables: Intp) -> None:
+        """Stop following the hands at ``tables`` (a new session there)."""
+        self._following[tables] = False
+
+    def opponent_decisions(self, batch: DecisionBatch, seen: Intp) -> Iterator[OpponentDecisions]:
+        """Replay each row's log to its end; yield the opponent's decisions at log positions
+        ``seen[i]`` and later of row i (read each group before the next): the first new
+        decision of every row, then the second, and so on, each row's in log order.
+
+        Raises:
+            ValueError: if a log does not replay, or leaves the opponent to act.
+        """
+        self._batch = batch
+        tables = batch.tables.astype(np.intp)
         start = np.asarray(seen, dtype=np.intp)
         length = batch.log_len.astype(np.intp)
-        seats = batch.log_seat
-        actions = batch.log_action.astype(np.intp)
-        k = len(length)
-        for j in range(int(length.max(initial=0))):
-            moving = length > j
-            actor = shadow.actor
-            wrong = np.flatnonzero(moving & (actor != seats[:, j]))
-            if wrong.size:
-                row = int(wrong[0])
-                raise ValueError(
-                    f"the public log of table {int(batch.tables[row])} does not replay: seat "
-                    f"{int(seats[row, j])} acted at position {j}, the replay has seat "
-                    f"{int(actor[row])} to act"
-                )
-            theirs = np.flatnonzero(moving & (actor != self.me) & (j >= start))
-            column = np.zeros(k, dtype=np.intp)
-            column[moving] = actions[moving, j]
+        self._deal(batch, tables, start)
+        behind = start - self._replayed[tables]  # dealt again: entries seen but not replayed
+        for d in range(int(behind.max(initial=0))):
+            self._step(tables, self._replayed[tables] + d, d < behind)
+        me = batch.seat.astype(np.intp)
+        for d in range(int((length - start).max(initial=0))):
+            position = start + d
+            moving = position < length
+            theirs = np.flatnonzero(moving & (self.shadow.actor[tables] != me))
             if theirs.size:
-                yield OpponentDecisions(theirs, self._views(theirs), column[theirs])
-            shadow.step(column, where=moving)
-        ours = shadow.actor != self.me
+                actions = batch.log_action[theirs, position[theirs]].astype(np.intp)
+                yield OpponentDecisions(theirs, self._views(theirs), actions)
+            self._step(tables, position, moving)
+        self._replayed[tables] = length
+        ours = self.shadow.actor[tables] != me
         if ours.any():
             row = int(np.flatnonzero(ours)[0])
             raise ValueError(
-                f"the replayed log of table {int(batch.tables[row])} leaves seat "
-                f"{int(shadow.actor[row])} to act, not ours"
+                f"the replayed log of table {int(tables[row])} leaves seat "
+                f"{int(self.shadow.actor[tables[row]])} to act, not ours"
             )
 
     def after_our_raise(self, rows: Intp) -> tuple[Intp, DecisionBatch | None]:
-        """Make our raise at ``rows`` (after ``opponent_decisions``); the rows where the
-        opponent then acts and its views there (None if at none: it is all-in)."""
-        where = np.zeros(len(self.me), dtype=bool)
-        where[rows] = True
-        self.shadow.step(np.full(len(self.me), int(Action.RAISE)), where=where)
-        answering = np.flatnonzero(where & (self.shadow.actor == 1 - self.me))
+        """Make our raise at ``rows`` of the last batch (after ``opponent_decisions``); the
+        rows where the opponent then acts and its views there (None if at none: it is
+        all-in). ``take_back_raise`` undoes it, once the views are read."""
+        batch = self._batch
+        assert batch is not None, "after_our_raise follows opponent_decisions"
+        tables = batch.tables.astype(np.intp)[rows]
+        self._saved = self.shadow.save(tables)
+        self._move(tables, np.full(len(tables), int(Action.RAISE)))
+        answering = rows[self.shadow.actor[tables] == 1 - batch.seat[rows].astype(np.intp)]
         if answering.size == 0:
             return answering, None
         return answering, self._views(answering)
 
+    def take_back_raise(self) -> None:
+        """Undo ``after_our_raise`` (nothing if it was not made)."""
+        if self._saved is not None:
+            self.shadow.restore(self._saved)
+            self._saved = None
+
+    def _deal(self, batch: DecisionBatch, tables: Intp, seen: Intp) -> None:
+        """Deal again the rows' hands the shadow does not follow to the point ``seen``."""
+        hole = batch.hole.astype(np.int16)
+        again = np.flatnonzero(
+            ~self._following[tables]
+            | (self._hand_id[tables] != batch.hand_id)
+            | (self._hole[tables] != hole).any(axis=1)
+            | (self._replayed[tables] != seen)
+        )
+        if again.size == 0:
+            return
+        at = tables[again]
+        self.shadow.abandon(at)
+        me = batch.seat[again].astype(np.intp)
+        mine = hole[again].astype(np.intp)
+        board_len = batch.board_len[again].astype(np.intp)
+        board = batch.board[again].astype(np.intp)
+        known = seen_cards(np.concatenate([mine, board], axis=1), 2 + board_len)
+        filler = unseen_cards(known, 7)
+        rows = np.arange(len(again))
+        deck = np.empty((len(again), 9), dtype=np.intp)
+        deck[rows, 2 * me] = mine[:, 0]
+        deck[rows, 2 * me + 1] = mine[:, 1]
+        deck[rows, 2 * (1 - me)] = filler[:, 0]
+        deck[rows, 2 * (1 - me) + 1] = filler[:, 1]
+        deck[:, 4:] = np.where(np.arange(5) < board_len[:, np.newaxis], board, filler[:, 2:])
+        stacks = (batch.stacks[again] + batch.contributions[again]).astype(np.int64)
+        self.shadow.start(at, deck, batch.button[again], batch.hand_id[again], stacks)
+        self._replayed[at] = 0
+        self._hand_id[at] = batch.hand_id[again]
+        self._hole[at] = hole[again]
+        self._following[at] = True
+
+    def _step(self, tables: Intp, position: Intp, moving: Bools) -> None:
+        """Make the ``moving`` rows' log entries at ``position``, after checking that the
+        replay has the logged seat to act there."""
+        batch = self._batch
+        assert batch is not None
+        rows = np.flatnonzero(moving)
+        at = position[rows]
+        logged = batch.log_seat[rows, at]
+        wrong = rows[self.shadow.actor[tables[rows]] != logged]
+        if wrong.size:
+            row, j = int(wrong[0]), int(position[wrong[0]])
+            raise ValueError(
+                f"the public log of table {int(tables[row])} does not replay: seat "
+                f"{int(batch.log_seat[row, j])} acted at position {j}, the replay has seat "
+                f"{int(self.shadow.actor[tables[row]])} to act"
+            )
+        self._move(tables[rows], batch.log_action[rows, at])
+
+    def _move(self, tables: Intp, actions: npt.ArrayLike) -> None:
+        """Step the shadow's ``tables`` by ``actions``, the other tables staying put."""
+        column = np.zeros(self.shadow.num_tables, dtype=np.intp)
+        where = np.zeros(self.shadow.num_tables, dtype=bool)
+        column[tables] = actions
+        where[tables] = True
+        self.shadow.step(column, where=where)
+
     def _views(self, rows: Intp) -> DecisionBatch:
-        """The opponent's views at ``rows`` now, under our batch's table numbers."""
-        inner = decisions_at(self.shadow, rows)
-        return inner.take(np.arange(len(rows)), tables=self.batch.tables[rows], seat=inner.seat)
+        """The opponent's views at ``rows`` of the last batch now, with the board we know."""
+        batch = self._batch
+        assert batch is not None
+        inner = decisions_at(self.shadow, batch.tables.astype(np.intp)[rows])
+        return inner.take(np.arange(len(rows)), seat=inner.seat, board=batch.board[rows])

@@ -33,7 +33,7 @@ from agents.bpp.agent import BayesianPlayer
 from agents.bpp.batched_agent import BatchedBPP
 from agents.bpp.batched_curves import BatchedBPPCurves
 from agents.bpp.batched_types import street_types
-from agents.bpp.hand_types import NUM_CURRENT_TYPES
+from agents.bpp.type_belief import TypeBelief
 from agents.lbr.batched_ranges import (
     BatchedCardIndependent,
     BatchedRangePolicy,
@@ -208,19 +208,19 @@ class ShadowBayesian:
 
     def batched(self, num_tables: int) -> BatchedRangePolicy | None:
         """``BatchedShadowBayesian`` over the BPP's batched twin (None if it has none)."""
-        twin = self.agent.batched(num_tables * NUM_CURRENT_TYPES)
+        twin = self.agent.batched(num_tables)
         if not isinstance(twin, BatchedBPP | BatchedBPPCurves):
             return None
         return BatchedShadowBayesian(twin, self.name, memoryless=self.memoryless)
 
     def table_bytes(self, num_seats: int) -> int:
-        """The batched BPP's bytes at its ``C`` virtual tables."""
+        """The batched BPP's bytes at one table, its ``TypeBelief`` included."""
         twin = self.agent.batched(1)
         if not isinstance(twin, BatchedBPP | BatchedBPPCurves):
             return 0
         twin.model.allocate(num_seats)
         twin.belief.allocate(num_seats)
-        return NUM_CURRENT_TYPES * twin.nbytes
+        return twin.nbytes + TypeBelief(twin.network, twin.model, num_seats).nbytes
 
     def observe(self, view: PlayerView) -> None:
         """Tell the shadow the opponent's end of the hand (what it learns from)."""

@@ -27,6 +27,7 @@ __all__ = [
     "StartCheck",
     "check_actions",
     "check_moving",
+    "check_rows",
     "check_seats",
     "check_start",
     "inspect_actions",
@@ -123,6 +124,28 @@ class StartCheck:
         return f"table {table}: at most {CHIP_LIMIT:,} chips per table, got {total:,}"
 
 
+def check_rows(rows: npt.ArrayLike, tables: int) -> Index:
+    """``rows`` as distinct table numbers of a batch of ``tables`` tables.
+
+    Raises:
+        ValueError: if ``rows`` is not a 1-D array of integers, names a table that does not
+            exist or one twice.
+    """
+    table = np.asarray(rows)
+    if table.ndim != 1:
+        raise ValueError(f"rows must be a 1-D array of table numbers, got shape {table.shape}")
+    k = len(table)
+    table = _integers("rows", table, (k,))
+    if k and (table.min() < 0 or table.max() >= tables):
+        bad = table[(table < 0) | (table >= tables)][0]
+        raise ValueError(f"table {bad} does not exist: the batch has tables 0..{tables - 1}")
+    index: Index = table.astype(np.intp, copy=False)
+    counts = np.bincount(index, minlength=tables)
+    if k and counts.max() > 1:
+        raise ValueError(f"table {int(np.argmax(counts > 1))} appears twice in rows")
+    return index
+
+
 def inspect_start(
     state: BatchState,
     rows: npt.ArrayLike,
@@ -134,20 +157,10 @@ def inspect_start(
     """The arguments of ``HandBatch.start`` checked: ``ValueError`` for a malformed argument,
     else each row's first fault. Values are range-checked before they are narrowed."""
     n, tables = state.rules.num_seats, len(state.over)
-    table = np.asarray(rows)
-    if table.ndim != 1:
-        raise ValueError(f"rows must be a 1-D array of table numbers, got shape {table.shape}")
-    k = len(table)
-    table = _integers("rows", table, (k,))
-    if k and (table.min() < 0 or table.max() >= tables):
-        bad = table[(table < 0) | (table >= tables)][0]
-        raise ValueError(f"table {bad} does not exist: the batch has tables 0..{tables - 1}")
-    index = table.astype(np.intp, copy=False)
+    index = check_rows(rows, tables)
+    k = len(index)
     chosen = np.zeros(tables, dtype=np.bool_)
     chosen[index] = True
-    if np.count_nonzero(chosen) != k:
-        twice = int(np.argmax(np.bincount(index, minlength=tables) > 1))
-        raise ValueError(f"table {twice} appears twice in rows")
     needed = 2 * n + 5
     deck = np.asarray(decks)
     if k == 0 and deck.size == 0:

@@ -38,6 +38,8 @@ The queries (masks, views, histories, ACPC export) are ``envs.batched.readout``'
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 import numpy.typing as npt
 
@@ -45,6 +47,7 @@ from envs.batched.betting import apply_actions
 from envs.batched.checks import (
     check_actions,
     check_moving,
+    check_rows,
     check_start,
     inspect_actions,
     inspect_start,
@@ -53,7 +56,14 @@ from envs.batched.pots import showdown
 from envs.batched.readout import BatchReadout
 from envs.batched.rounds import begin_preflop, end_rounds, post_blinds
 
-__all__ = ["HandBatch"]
+__all__ = ["HandBatch", "SavedTables"]
+
+
+class SavedTables(NamedTuple):
+    """The state of some tables of a ``HandBatch`` (``HandBatch.save``)."""
+
+    rows: npt.NDArray[np.intp]
+    arrays: dict[str, npt.NDArray[np.generic]]
 
 
 class HandBatch(BatchReadout):
@@ -251,6 +261,35 @@ class HandBatch(BatchReadout):
         """Per table, why ``step`` would refuse its action (``None`` where it would not)."""
         d = self._pending()
         return inspect_actions(d, actions, check_moving(d, where)).reasons(self._state)
+
+    def save(self, rows: npt.ArrayLike) -> SavedTables:
+        """A copy of the tables ``rows``' state, to put back with ``restore`` (after trying
+        actions there that did not happen, as a search or a replay does).
+
+        Raises:
+            ValueError: on a malformed ``rows`` (a table that does not exist or comes twice).
+        """
+        index = check_rows(rows, self.num_tables)
+        return SavedTables(index, self._state.take_tables(index))
+
+    def restore(self, saved: SavedTables) -> None:
+        """Put the tables of ``saved`` back in the state it holds (``finished`` included)."""
+        self._decisions = None
+        self._state.put_tables(saved.rows, saved.arrays)
+
+    def abandon(self, rows: npt.ArrayLike) -> None:
+        """Stop the hands at the tables ``rows`` where they are, unsettled: no showdown, the
+        payoffs left at 0; the tables may be started again (a replay that follows a hand
+        only so far drops it so). Tables with no hand running are left as they are.
+
+        Raises:
+            ValueError: on a malformed ``rows``.
+        """
+        index = check_rows(rows, self.num_tables)
+        s = self._state
+        self._decisions = None
+        s.actor[index] = -1
+        s.over[index] = True
 
     def _carry_on(self, round_ended: npt.NDArray[np.bool_]) -> None:
         if round_ended.any():

@@ -31,6 +31,22 @@ SeatSets = npt.NDArray[np.uint16]
 Index = npt.NDArray[np.intp]
 
 
+PER_SEAT = frozenset(
+    [
+        "stacks",
+        "bets",
+        "contributions",
+        "blinds",
+        "payoffs",
+        "folded",
+        "showed",
+        "ranks",
+        "decisions",
+    ]
+)
+"""The arrays stored ``(seats, tables)``."""
+
+
 def max_decisions(rules: Rules) -> int:
     """Most decisions one hand can take: the length of the per-table action log.
 
@@ -134,6 +150,21 @@ class BatchState:
     def arrays(self) -> dict[str, npt.NDArray[np.generic]]:
         """Every state array by field name."""
         return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "rules"}
+
+    def take_tables(self, rows: Index) -> dict[str, npt.NDArray[np.generic]]:
+        """Copies of every array's entries of the tables ``rows``."""
+        return {
+            name: array[:, rows] if name in PER_SEAT else array[rows]
+            for name, array in self.arrays().items()
+        }
+
+    def put_tables(self, rows: Index, saved: dict[str, npt.NDArray[np.generic]]) -> None:
+        """Write ``saved`` (from ``take_tables(rows)``) back into the tables ``rows``."""
+        for name, array in self.arrays().items():
+            if name in PER_SEAT:
+                array[:, rows] = saved[name]
+            else:
+                array[rows] = saved[name]
 
     @property
     def nbytes(self) -> int:

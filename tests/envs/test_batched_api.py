@@ -307,3 +307,47 @@ def test_random_decks_deal_distinct_cards_uniformly() -> None:
 def test_docstring_examples_run(module: object) -> None:
     failures, tried = doctest.testmod(module, optionflags=doctest.ELLIPSIS)  # type: ignore[arg-type]
     assert tried and not failures
+
+
+def test_save_and_restore_put_tables_back_and_leave_the_others_moved() -> None:
+    batch = _batch(num_seats=3, tables=4)
+    batch.step(np.array([R, C, R, C]))
+    saved = batch.save([1, 3])
+    before = {t: _table_state(batch, t) for t in range(4)}
+    batch.step(np.array([R, R, C, F]))
+    batch.step(np.array([C, C, C, C]))
+    moved = {t: _table_state(batch, t) for t in (0, 2)}
+    batch.restore(saved)
+    for table in (1, 3):
+        assert _table_state(batch, table) == before[table]
+    for table in (0, 2):
+        assert _table_state(batch, table) == moved[table]
+    batch.step(np.array([C, R, C, C]))  # the restored tables play on from where they were
+    assert batch.log_len[1] == before[1]["log_len"] + 1
+
+
+def test_an_abandoned_hand_is_dealt_again_as_on_a_fresh_table() -> None:
+    batch = _batch(tables=2)
+    batch.step(np.array([R, R]))
+    batch.abandon([0])
+    assert batch.over.tolist() == [True, False] and batch.actor[0] == -1
+    assert batch.payoffs[0].tolist() == [0, 0]
+    deck = parse_cards("2s2h 7d8c AsKsQs Js Ts")
+    fresh = HandBatch(Rules(), 1)
+    for engine, table in ((batch, 0), (fresh, 0)):
+        engine.start([table], [deck], 1, 9)
+        for action in (C, R, C, C, C):
+            actions = np.full(engine.num_tables, C)
+            actions[table] = action
+            engine.step(actions, where=np.arange(engine.num_tables) == table)
+    assert _table_state(batch, 0) == _table_state(fresh, 0)
+
+
+@pytest.mark.parametrize("rows", [[5], [0, 0], [[0]]])
+def test_save_and_abandon_refuse_malformed_rows(rows: list[int]) -> None:
+    batch = _batch(tables=3)
+    before = _snapshot(batch)
+    for method in (batch.save, batch.abandon):
+        with pytest.raises(ValueError, match=r"table|rows"):
+            method(rows)
+    _assert_unchanged(batch, before)
