@@ -12,6 +12,8 @@ once per board (a board meets several fields: the opponent's actions re-weight i
   with z ("points", about 90 to 250 of the 1,128 to 1,176 pairs: away from flushes a pair's
   ranks depend on its card ranks only) are one entry of the sweep, whose weight is theirs
   summed; the points are in now-rank groups from the best down, their final ranks dense;
+* HS1's histogram: the pairs' ranks made dense (their order and ties kept), as short as the
+  board's distinct ranks;
 * PPOT1's card removal: for h = {i, j} and o = {i, k} the count over next cards of o's
   rises against h, from the cube ``T[i, j, z]`` of triple ranks (symmetric, -1 where two
   indices meet), counted for all k at once (contiguous, in SIMD lanes).
@@ -53,9 +55,10 @@ def _cube(m: int, triples: Int16s) -> Int16s:
 
 @kernel
 def _removal(m: int, matrix: Int64s, cube: Int16s) -> Int16s:
-    """``removal[i, j, k]``: twice the share of the holding o = {i, k} in the rises of
+    """``removal[i, k, j]``: twice the share of the holding o = {i, k} in the rises of
     h = {i, j} (ahead + tied / 2 over the next cards where o is tied now, ahead / 2 where h
-    is tied with it now, 0 where o is behind now or meets h)."""
+    is tied with it now, 0 where o is behind now or meets h); stored with j last, so that
+    ``holding_values`` takes o's shares off all the h through card i in SIMD lanes."""
     removal = np.zeros((m, m, m), dtype=np.int16)
     ahead = np.empty(_LANES, dtype=np.int16)
     level = np.empty(_LANES, dtype=np.int16)
@@ -78,7 +81,7 @@ def _removal(m: int, matrix: Int64s, cube: Int16s) -> Int16s:
                     continue  # o behind now: never a rise
                 beaten = ahead[k] - 1  # z = k: o's sentinel counted as beaten
                 tied = level[k] - 1  # z = i: both sentinels counted as tied
-                removal[i, j, k] = 2 * beaten + tied if matrix[i, k] > now else beaten
+                removal[i, k, j] = 2 * beaten + tied if matrix[i, k] > now else beaten
     return removal
 
 
@@ -175,14 +178,31 @@ def _points(
 
 
 @kernel
+def _dense(ranks: Int64s) -> None:
+    """Replace ``ranks`` by their dense ranks (0 for the lowest present, in the same order
+    and with the same ties), so that a histogram over them is as short as the board's
+    distinct ranks (a few hundred of the evaluator's 7,462)."""
+    present = np.zeros(_t.NUM_RANKS + 1, dtype=np.int64)
+    for rank in ranks:
+        present[rank] = 1
+    dense = 0
+    for rank in range(_t.NUM_RANKS + 1):
+        seen = present[rank]
+        present[rank] = dense
+        dense += seen
+    for p in range(len(ranks)):
+        ranks[p] = present[ranks[p]]
+
+
+@kernel
 def board_arrays(
     m: int, slots: Int64s, pair_ranks: Int16s, triple_ranks: Int16s, pair_index: Int64s
 ) -> BoardArrays:
-    """What ``holding_values`` reads of one board, whatever the field: the slot pairs' ranks
-    and holdings (colex), each card's row of pair ranks in rank order and where each pair's
-    tied group starts and ends in it (``_rows``), the sweep's points per next card, their
-    dense final ranks, the ends of their now-rank groups and their numbers (``_points``), and
-    the card-removal counts (``_removal``); the last five empty on the river.
+    """What ``holding_values`` reads of one board, whatever the field: the slot pairs' dense
+    ranks (``_dense``) and holdings (colex), each card's row of pair ranks in rank order and
+    where each pair's tied group starts and ends in it (``_rows``), the sweep's points per next
+    card, their dense final ranks, the ends of their now-rank groups and their numbers
+    (``_points``), and the card-removal counts (``_removal``); the last five empty on the river.
 
     Args:
         m: Cards off the board (49, 48 or 47), ``slots[:m]`` ascending.
@@ -205,6 +225,7 @@ def board_arrays(
             matrix[i, j] = matrix[j, i] = pair_ranks[p]
             p += 1
     rows, first, last = _rows(m, matrix)
+    _dense(ranks)
     if m > 47:
         order = np.argsort(-ranks, kind="mergesort")
         ends = np.empty(pairs, dtype=np.int64)

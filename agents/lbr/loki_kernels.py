@@ -7,7 +7,7 @@ one holding's cost; here the holdings are counted in rank order, card removal co
 what ``agents.lbr.loki_board_kernels.board_arrays`` counts once per board:
 
 * HS1: a holding's weighted count of holdings below / tied is a cumulative histogram of the
-  weights over the ranks, minus the holdings through either of its cards (a cumulative sum
+  weights over the (dense) ranks, minus the holdings through either of its cards (a cumulative sum
   of its card's row of weights in rank order, read where its tied group starts and ends),
   plus itself once.
 * PPOT1's numerator over the pairs (h, o) and next cards z is
@@ -29,12 +29,8 @@ import numpy as np
 import numpy.typing as npt
 
 from agents.jit import kernel
-from envs import _evaluator_tables as _t
 
 __all__ = ["holding_values"]
-
-_SIZE = _t.NUM_RANKS + 2
-"""Histogram size: ranks 0..NUM_RANKS, shifted by one."""
 
 Array = npt.NDArray[np.float64]
 Int16s = npt.NDArray[np.int16]
@@ -76,13 +72,14 @@ def _strength(
     differences of counts, which are exact): else PPOT1's denominator of the best holding
     would be rounding noise, not 0 as in the scalar route."""
     pairs = m * (m - 1) // 2
-    cumulative = np.zeros((_SIZE, 2))  # column 1: the holdings of positive weight
+    size = ranks[:pairs].max() + 2  # dense ranks 0..size - 2, shifted by one
+    cumulative = np.zeros((size, 2))  # column 1: the holdings of positive weight
     for p in range(pairs):
         cumulative[ranks[p] + 1, 0] += weights[p]
         cumulative[ranks[p] + 1, 1] += weights[p] > 0
-    for r in range(1, _SIZE):
+    for r in range(1, size):
         cumulative[r] += cumulative[r - 1]  # now: weight at ranks below r
-    total = cumulative[_SIZE - 1]
+    total = cumulative[size - 1]
     through = np.zeros((m, m + 1, 2))  # row i: weights through card i, in rank order, summed
     for i in range(m):
         for t in range(m):
@@ -158,17 +155,23 @@ def _rises(
 
 @kernel
 def _shared(m: int, wmatrix: Array, removal: Int16s, rises: Array) -> None:
-    """Take off ``rises`` the holdings o through a card of h (o = {i, k}, h = {i, j})."""
+    """Take off ``rises`` the holdings o through a card of h (o = {i, k}, h = {i, j}): per
+    card i, each h's shares subtracted in the order of k (the same sums to the last bit as
+    one h after the other), all the h through i at once (``removal[i, k]`` holds their
+    shares side by side: SIMD lanes, not one dependent chain of subtractions)."""
+    totals = np.empty(m)
     for i in range(m):
         for j in range(m):
-            if j == i:
-                continue
-            h = max(i, j) * (max(i, j) - 1) // 2 + min(i, j)
-            share = removal[i, j]
-            total = rises[h]
-            for k in range(m):
-                total -= wmatrix[i, k] * (0.5 * share[k])
-            rises[h] = total
+            if j != i:
+                totals[j] = rises[max(i, j) * (max(i, j) - 1) // 2 + min(i, j)]
+        for k in range(m):
+            weight = wmatrix[i, k]
+            share = removal[i, k]
+            for j in range(m):  # j = i: a share of 0, and not written back
+                totals[j] -= weight * (0.5 * share[j])
+        for j in range(m):
+            if j != i:
+                rises[max(i, j) * (max(i, j) - 1) // 2 + min(i, j)] = totals[j]
 
 
 @kernel

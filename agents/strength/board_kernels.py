@@ -17,7 +17,6 @@ import numpy.typing as npt
 
 from agents.jit import kernel, uncached_kernel
 from agents.strength.street_kernels import (
-    MOST_TRIPLES,
     multiset_ranks,
     rank_block,
     set_board,
@@ -282,11 +281,15 @@ def board_subset_ranks(
     slots_out: npt.NDArray[np.int64],
     pairs_out: npt.NDArray[np.int16],
     triples_out: npt.NDArray[np.int16],
-) -> int:
+    rare_out: npt.NDArray[np.int32],
+) -> tuple[int, int]:
     """One board's slots (``slots_out[:m]``), the ranks of its slot pairs (``pairs_out``,
     colex) and, with a card to come (``n < 5``), of its slot triples (``triples_out``,
-    colex), ranked as ``street_rows`` ranks them but with no own hand; returns ``m``. For the
-    all-holdings values of ``agents.lbr.loki_kernels``."""
+    colex) and those ranked a straight or better (``rare_out``, packed and ordered as
+    ``street_rows`` lists them), ranked as ``street_rows`` ranks them but with no own hand;
+    returns ``m`` and the number of those triples (0 on the river). For the all-holdings
+    values of ``agents.lbr.loki_kernels`` and the board's HS1 and PPOTc
+    (``agents.lbr.loki_boards.board_values``)."""
     on_board = np.empty(52, dtype=np.bool_)
     board_counts = np.empty(13, dtype=np.int64)
     keys = np.empty(52, dtype=np.int64)
@@ -294,7 +297,6 @@ def board_subset_ranks(
     card_rank = np.empty(52, dtype=np.int64)
     own = np.empty(52, dtype=np.bool_)
     table = np.empty(13 * 13 * 13, dtype=np.int16)
-    rare = np.empty(MOST_TRIPLES, dtype=np.int32)  # not needed here; rank_block writes it
     no_hole = np.full(2, -1, dtype=np.int64)
     board_key, board_mask, m, _, _ = set_board(
         board,
@@ -312,12 +314,13 @@ def board_subset_ranks(
     )
     multiset_ranks(board_key, board_counts, 2, rank_keys, offs, look, table)
     rank_block(
-        board_key, board_mask, 0, m, keys, masks, card_rank, table, flush, pairs_out, rare, 0
+        board_key, board_mask, 0, m, keys, masks, card_rank, table, flush, pairs_out, rare_out, 0
     )
+    count = 0  # the pairs' straights written above are overwritten: as ``street_rows``
     if n < 5:
         multiset_ranks(board_key, board_counts, 3, rank_keys, offs, look, table)
         for k in range(2, m):
-            rank_block(
+            count = rank_block(
                 board_key + keys[k],
                 board_mask + masks[k],
                 169 * card_rank[k],
@@ -328,7 +331,7 @@ def board_subset_ranks(
                 table,
                 flush,
                 triples_out[k * (k - 1) * (k - 2) // 6 :],
-                rare,
-                0,
+                rare_out,
+                count,
             )
-    return m
+    return m, count
