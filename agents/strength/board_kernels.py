@@ -11,6 +11,7 @@ after an edit there. They compile once per process, in about a second. Their hel
 from __future__ import annotations
 
 from functools import cache
+from math import comb
 
 import numpy as np
 import numpy.typing as npt
@@ -29,6 +30,8 @@ _KEY_INIT = _t.KEY_INIT
 _FLUSH_SHIFT = _t.FLUSH_SHIFT
 _FLUSH_NIBBLES = _t.FLUSH_NIBBLES
 _FLUSH_BITS = _t.FLUSH_NIBBLES << _t.FLUSH_SHIFT
+_FLUSH_FLOOR = _t.CATEGORY_FLOORS[5]
+"""The lowest flush's rank: a hand below it loses to every flush."""
 
 
 @kernel
@@ -71,6 +74,10 @@ def rank_multiset_tables() -> tuple[npt.NDArray[np.int16], npt.NDArray[np.bool_]
     return np.zeros((MULTISETS, 169), dtype=np.int16), np.zeros(MULTISETS, dtype=np.bool_)
 
 
+_CHOOSE = np.array([[comb(n, k) for k in range(6)] for n in range(18)], dtype=np.int64)
+"""``C(n, k)`` for the multiset index (a table: integer division is slow in a hot loop)."""
+
+
 @kernel
 def _multiset_index(counts: npt.NDArray[np.int64]) -> int:
     """The colex rank of the five ranks counted in ``counts`` among the 6,188 multisets:
@@ -79,11 +86,7 @@ def _multiset_index(counts: npt.NDArray[np.int64]) -> int:
     i = 0
     for rank in range(13):
         for _ in range(counts[rank]):
-            top = rank + i  # C(top, i + 1)
-            choose = 1
-            for j in range(i + 1):
-                choose = choose * (top - j) // (j + 1)
-            index += choose
+            index += _CHOOSE[rank + i, i + 1]
             i += 1
     return index
 
@@ -141,6 +144,8 @@ def rollout_rows(
     drawn_count = np.empty(52, dtype=np.int64)
     both = np.empty(out.shape[1], dtype=np.float64)  # by holding of two drawn cards
     both_count = np.empty(out.shape[1], dtype=np.int64)
+    by_suit = np.empty((4, 13), dtype=np.int64)  # the row's unseen cards of each suit
+    in_by_suit = np.empty(4, dtype=np.int64)
     samples = sample.shape[0]
     for row in range(holes.shape[0]):
         n = board_len[row]
@@ -153,10 +158,13 @@ def rollout_rows(
             known[boards[row, b]] = True
             full[b] = boards[row, b]
         u = 0
+        in_by_suit[:] = 0
         for card in range(52):
             if not known[card]:
                 unseen[u] = card
                 u += 1
+                by_suit[card & 3, in_by_suit[card & 3]] = card
+                in_by_suit[card & 3] += 1
         class_sum[:] = 0.0
         delta[:] = 0.0
         through[:] = 0.0
@@ -183,11 +191,13 @@ def rollout_rows(
                 multiset_ranks(key, board_counts, 2, rank_keys, offs, look, table)
                 memo_made[slot] = True
             mine = _pair_rank(key, mask, own_low, own_high, card_keys, flush_keys, table, flush)
-            for r2 in range(13):
-                for r1 in range(r2 + 1):
-                    score = _score(mine, int(table[r1 + 13 * r2]))
-                    wins[r1 + 13 * r2] = score
-                    class_sum[r1 + 13 * r2] += score
+            below_flushes = mine < _FLUSH_FLOOR  # then every flush scores 0, unranked
+            # All 169 entries, in SIMD lanes: those of no rank class (low rank above high)
+            # are scored too but never read.
+            for c in range(169):
+                score = _score(mine, int(table[c]))
+                wins[c] = score
+                class_sum[c] += score
             for b in range(n, 5):
                 drawn[full[b]] = True
             # Holdings through a drawn card are off this completion. Their class scores are
@@ -213,42 +223,49 @@ def rollout_rows(
                 if suits[suit] < 3:
                     continue
                 suited = 0
-                others = 0
-                for t in range(u):
-                    card = unseen[t]
-                    if drawn[card]:
-                        continue
-                    if (card & 3) == suit:
+                for t in range(in_by_suit[suit]):
+                    card = by_suit[suit, t]
+                    if not drawn[card]:
                         in_suit[suited] = card
                         suited += 1
-                    else:
-                        off_suit[others] = card
-                        others += 1
+                others = 0
+                if suits[suit] >= 4:  # only then do cards off the suit make a flush
+                    for t in range(u):
+                        card = unseen[t]
+                        if not drawn[card] and (card & 3) != suit:
+                            off_suit[others] = card
+                            others += 1
                 for t in range(suited):
                     first = in_suit[t]
                     for v in range(t + 1, suited):  # ascending: first < in_suit[v]
                         second = in_suit[v]
-                        rank = _pair_rank(
-                            key, mask, first, second, card_keys, flush_keys, table, flush
-                        )
-                        delta[pair_index[first, second]] += (
-                            _score(mine, rank) - wins[_class(first, second)]
-                        )
+                        score = 0.0
+                        if not below_flushes:
+                            rank = _pair_rank(
+                                key, mask, first, second, card_keys, flush_keys, table, flush
+                            )
+                            score = _score(mine, rank)
+                        delta[pair_index[first, second]] += score - wins[_class(first, second)]
                     if suits[suit] < 4 or others == 0:
                         continue
                     low, high = min(first, off_suit[0]), max(first, off_suit[0])
-                    score = _score(
-                        mine, _pair_rank(key, mask, low, high, card_keys, flush_keys, table, flush)
-                    )
+                    score = 0.0
+                    if not below_flushes:
+                        rank = _pair_rank(
+                            key, mask, low, high, card_keys, flush_keys, table, flush
+                        )
+                        score = _score(mine, rank)
                     for v in range(others):
                         low, high = min(first, off_suit[v]), max(first, off_suit[v])
                         delta[pair_index[low, high]] += score - wins[_class(low, high)]
                 if suits[suit] < 5 or others < 2:
                     continue
-                rank = _pair_rank(
-                    key, mask, off_suit[0], off_suit[1], card_keys, flush_keys, table, flush
-                )
-                score = _score(mine, rank)
+                score = 0.0
+                if not below_flushes:
+                    rank = _pair_rank(
+                        key, mask, off_suit[0], off_suit[1], card_keys, flush_keys, table, flush
+                    )
+                    score = _score(mine, rank)
                 for t in range(others):  # the board's own flush
                     for v in range(t + 1, others):
                         low, high = off_suit[t], off_suit[v]
