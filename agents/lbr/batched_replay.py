@@ -190,5 +190,6 @@ class ShadowTables:
         """The opponent's views at ``rows`` of the last batch now, with the board we know."""
         batch = self._batch
         assert batch is not None
-        inner = decisions_at(self.shadow, batch.tables.astype(np.intp)[rows])
-        return inner.take(np.arange(len(rows)), seat=inner.seat, board=batch.board[rows])
+        return decisions_at(
+            self.shadow, batch.tables.astype(np.intp)[rows], board=batch.board[rows]
+        )

@@ -324,9 +324,10 @@ def hand_end_batch(
     )
 
 
-def decisions_at(batch: HandBatch, rows: Intp) -> DecisionBatch:
+def decisions_at(batch: HandBatch, rows: Intp, **fields: Any) -> DecisionBatch:
     """What the seat to act at each table of ``rows`` sees there (``tables`` are the rows),
-    each field computed when first read."""
+    each field computed when first read; ``fields`` given replace the engine's (the board as
+    a replay knows it, say)."""
     seat = batch.actor[rows]
     if seat.size and int(seat.min()) < 0:
         raise ValueError("a decision batch needs a seat to act at every table of rows")
@@ -340,7 +341,9 @@ def decisions_at(batch: HandBatch, rows: Intp) -> DecisionBatch:
             return batch.legal_mask()[rows]
         return table_field(batch, rows, seat, name)
 
-    decisions = DecisionBatch(field, rules=batch.rules, tables=rows, seat=seat)
+    decisions = DecisionBatch(
+        field, **{"rules": batch.rules, "tables": rows, "seat": seat, **fields}
+    )
     decisions._share_logs(batch, rows)
     return decisions
 
