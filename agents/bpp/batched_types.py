@@ -185,27 +185,59 @@ def board_classes(board: npt.NDArray[np.uint8], width: npt.ArrayLike) -> Index:
 
 
 @kernel
+def _with_rank(
+    rank: Any, seen: tuple[int, int, int, int, int, int]
+) -> tuple[int, int, int, int, int, int]:
+    """``seen`` with one more card of ``rank`` counted by rank only (its suit left out)."""
+    once, twice, thrice, four, suits, suited = seen
+    bit = 1 << rank
+    return (
+        once | bit,
+        twice | (once & bit),
+        thrice | (twice & bit),
+        four | (thrice & bit),
+        suits,
+        suited,
+    )
+
+
+@kernel
 def _holding_types(
     holdings: Cards, board: Cards, width: Index, dead: int, types: npt.NDArray[np.int8]
 ) -> None:
-    # The board's cards are folded in once per row, then each holding's two (the masks and
-    # counts do not depend on the order the cards come in).
+    # A holding whose cards bring no suit to four cards or more (with the board's) is typed
+    # by its ranks alone (flushes and flush draws are then the board's): its rank class is
+    # typed once per board. Only the holdings with a card of a suit the board holds three
+    # times, or two cards of a suit it holds twice, are folded in card by card.
+    by_class = np.empty(169, dtype=np.int64)
     for i in range(len(width)):
         n = width[i]
+        if n == 0:
+            for h in range(len(holdings)):
+                types[i, h] = _hand_type(holdings[h], board[i], 0)
+            continue
         seen = (0, 0, 0, 0, 0, 0)
         on_board = np.int64(0)
         for j in range(n):
             seen = _with(np.int64(board[i, j]), seen)
             on_board |= 1 << np.int64(board[i, j])
+        for high in range(13):
+            for low in range(high + 1):
+                both = _with_rank(np.int64(high), _with_rank(np.int64(low), seen))
+                by_class[low + 13 * high] = _type_of_seen(both, n)
+        suits = seen[4]
         for h in range(len(holdings)):
             first, second = np.int64(holdings[h, 0]), np.int64(holdings[h, 1])
             if (on_board >> first) & 1 or (on_board >> second) & 1:
                 types[i, h] = dead
                 continue
-            if n == 0:
-                types[i, h] = _hand_type(holdings[h], board[i], 0)
-            else:
+            on_first = (suits >> (8 * (first & 3))) & 0xFF
+            on_second = (suits >> (8 * (second & 3))) & 0xFF
+            if on_first >= 3 or on_second >= 3 or ((first & 3) == (second & 3) and on_first >= 2):
                 types[i, h] = _type_of_seen(_with(second, _with(first, seen)), n)
+            else:
+                ranks = min(first >> 2, second >> 2) + 13 * max(first >> 2, second >> 2)
+                types[i, h] = by_class[ranks]
 
 
 def holding_types(

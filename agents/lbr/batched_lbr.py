@@ -317,7 +317,7 @@ class BatchedLBR:
                 possible[hit] = absorb_actions(
                     self._weights, at[hit], rows_kept, group_kept, actions[hit]
                 )
-                views = views.take(ask)
+                views = shadow.views(rows[ask])
             if ask.size:
                 answer = self.opponent.probabilities(views, probe=False)
                 possible[ask] = absorb_actions(

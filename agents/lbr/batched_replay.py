@@ -96,7 +96,7 @@ class ShadowTables:
             theirs = np.flatnonzero(moving & (self.shadow.actor[tables] != me))
             if theirs.size:
                 actions = batch.log_action[theirs, position[theirs]].astype(np.intp)
-                yield OpponentDecisions(theirs, self._views(theirs), actions)
+                yield OpponentDecisions(theirs, self.views(theirs), actions)
             self._step(tables, position, moving)
         self._replayed[tables] = length
         ours = self.shadow.actor[tables] != me
@@ -119,7 +119,7 @@ class ShadowTables:
         answering = rows[self.shadow.actor[tables] == 1 - batch.seat[rows].astype(np.intp)]
         if answering.size == 0:
             return answering, None
-        return answering, self._views(answering)
+        return answering, self.views(answering)
 
     def take_back_raise(self) -> None:
         """Undo ``after_our_raise`` (nothing if it was not made)."""
@@ -186,8 +186,9 @@ class ShadowTables:
         where[tables] = True
         self.shadow.step(column, where=where)
 
-    def _views(self, rows: Intp) -> DecisionBatch:
-        """The opponent's views at ``rows`` of the last batch now, with the board we know."""
+    def views(self, rows: Intp) -> DecisionBatch:
+        """The opponent's views at ``rows`` of the last batch now (where the replay stands:
+        at a yielded group, at our raise), with the board we know."""
         batch = self._batch
         assert batch is not None
         return decisions_at(

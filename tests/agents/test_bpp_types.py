@@ -130,3 +130,30 @@ def test_every_holdings_types_on_a_board_match_the_rows_ones() -> None:
         holding_types(HOLDINGS, boards[:1], [2], dead=-1)
     with pytest.raises(ValueError, match="dead must fit in an int8"):
         holding_types(HOLDINGS, boards[:1], [3], dead=200)
+
+
+@pytest.mark.parametrize("width", [3, 4, 5])
+def test_every_holdings_types_on_suited_boards_match_the_rows_ones(width: int) -> None:
+    """Boards of two, three, four and five cards of a suit: the holdings typed by their
+    ranks alone and those typed card by card must agree with the scalar types."""
+    rng = np.random.default_rng(20 + width)
+    boards = np.zeros((120, 5), dtype=np.uint8)
+    for row in range(120):
+        suited = min(width, 2 + row % 4)  # cards of one suit on the board
+        suit = rng.integers(4)
+        ranks = rng.permutation(13)
+        cards = [int(r) * 4 + int(suit) for r in ranks[:suited]]
+        others = [c for c in rng.permutation(52).tolist() if c % 4 != suit]
+        cards += others[: width - suited]
+        boards[row, :width] = rng.permutation(cards)
+    count = len(boards)
+    got = holding_types(HOLDINGS, boards, np.full(count, width), dead=-1)
+    rows = np.repeat(np.arange(count), NUM_HOLDINGS)
+    expected, _ = street_types(
+        np.tile(HOLDINGS, (count, 1)), boards[rows], np.full(len(rows), width)
+    )
+    expected = expected.reshape(count, NUM_HOLDINGS)
+    seen = np.zeros((count, 52), dtype=bool)
+    seen[np.repeat(np.arange(count), width), boards[:, :width].reshape(-1)] = True
+    dead = seen[:, HOLDINGS[:, 0]] | seen[:, HOLDINGS[:, 1]]
+    np.testing.assert_array_equal(got, np.where(dead, -1, expected))
