@@ -11,7 +11,8 @@ rounds; the figure is the median over rounds and the ratio is of the medians of 
 ``--loki-scalar-hands`` scalar, in the same alternating rounds. The pre-flop equities (1,326
 roll-outs, kept per process) and the compiled kernels are built before timing.
 
-Against an earlier commit (``--against REV``, default ``3bcb3ea``, the code before the
+Against an earlier commit (``--against REV``, default ``74e1e13``, the code before BPP's
+type belief and the shadow hands kept between decisions; ``3bcb3ea`` is the code before the
 rank-class roll-outs and the one-pass range kernels; ``none`` to skip): the batched matches of
 both trees, each in a fresh process (``PYTHONPATH`` set to a temporary git worktree of REV, as
 ``benchmarks/bench_ab.py`` does, with its helpers) that computes every pre-flop equity and plays a
@@ -23,7 +24,7 @@ its time split by the functions named in ``PARTS`` (cumulative, so each part inc
 calls; the rest is the engine, the runner and the opponent's own decisions).
 
     python benchmarks/bench_lbr.py [--hands 40000] [--deals 50] [--scalar-hands 1000] \\
-        [--loki-hands 2000] [--loki-scalar-hands 300] [--rounds 2] [--against 3bcb3ea] \\
+        [--loki-hands 2000] [--loki-scalar-hands 300] [--rounds 2] [--against 74e1e13] \\
         [--write results/benchmarks.md]
 """
 
@@ -65,8 +66,8 @@ TARGET = 5_000
 """Issue 23: ``lbr-bpp`` against ``bpp``, batched hands per CPU-second."""
 LOKI_TARGET = 500
 """Issue 23: ``lbr-loki`` against ``loki``, hands per CPU-second."""
-BEFORE = "3bcb3ea"
-"""The commit before the rank-class roll-outs and the one-pass range kernels."""
+BEFORE = "74e1e13"
+"""The commit before BPP's type belief and the kept shadow hands (2026-11-27)."""
 CHILD = """
 import os
 os.environ["OMP_NUM_THREADS"] = "1"
@@ -89,7 +90,7 @@ PARTS = {
         "batched_ranges.py:.*\\(probabilities\\)"
     ),
     "replaying the public logs (shadow engine)": (
-        "batched_replay.py:.*\\((__init__|opponent_decisions|after_our_raise)\\)"
+        "batched_replay.py:.*\\((opponent_decisions|after_our_raise|take_back_raise)\\)"
     ),
     "the LBR in all (values, ranges, the above)": "batched_lbr.py:.*\\(probabilities\\)",
 }

@@ -138,10 +138,12 @@ class BatchedLBR:
 
     @property
     def nbytes(self) -> int:
-        """Bytes of per-table state (the opponent's policy's excluded)."""
+        """Bytes of per-table state (the opponent's policy's excluded; the shadow engine's
+        once the first batch made it)."""
         arrays = (self._weights, self._equity, self._equity_street, self._seen, self._hand_id)
         own = sum(a.nbytes for a in (*arrays, self._hole, self._in_hand, self.seats))
-        return own + self._probes.nbytes
+        shadow = 0 if self._shadow is None else self._shadow.nbytes
+        return own + self._probes.nbytes + shadow
 
     def start_tables(self, tables: npt.ArrayLike, seats: npt.ArrayLike) -> None:
         """Fresh memory at ``tables``, this agent in ``seats[i]`` (the opponent elsewhere)."""

@@ -69,6 +69,12 @@ class ShadowTables:
         self._batch: DecisionBatch | None = None
         self._saved: SavedTables | None = None
 
+    @property
+    def nbytes(self) -> int:
+        """Bytes of the shadow engine and the per-table bookkeeping."""
+        arrays = (self._replayed, self._hand_id, self._hole, self._following)
+        return self.shadow.nbytes + sum(a.nbytes for a in arrays)
+
     def forget(self, tables: Intp) -> None:
         """Stop following the hands at ``tables`` (a new session there)."""
         self._following[tables] = False
