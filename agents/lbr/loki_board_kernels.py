@@ -16,7 +16,9 @@ once per board (a board meets several fields: the opponent's actions re-weight i
   board's distinct ranks;
 * PPOT1's card removal: for h = {i, j} and o = {i, k} the count over next cards of o's
   rises against h, from the cube ``T[i, j, z]`` of triple ranks (symmetric, -1 where two
-  indices meet), counted for all k at once (contiguous, in SIMD lanes).
+  indices meet); the next cards of one rank that make no flush with the board and i give
+  the same ranks, so they are counted once per group with its size (13 to 24 groups of the
+  47 or 48 cards), the cards of h and o off their groups' counts (``_removal``).
 """
 
 from __future__ import annotations
@@ -96,13 +98,13 @@ def _removal(m: int, slots: Int64s, matrix: Int64s, cube: Int16s) -> Int16s:
 
     The counts are over the next cards z off {i, j, k}, of ``C[j, z]`` against ``C[k, z]``
     with ``C = cube[i]``. The cards of a group (``_groups``) have equal columns outside their
-    own rows, and the rows of a group's cards are equal outside their own columns: with
-    ``V[x, G] = C[x, z]`` for any z of G other than x (``same[x]`` = ``V[x, G(x)]``), the
-    count over all z off i is ``sum_G |G| [V[j, G] > V[k, G]]``, which depends on the groups
-    of j and k only (counted once per pair of groups, 13 to 24 of them, not per pair of
-    cards), less its terms at z = j and z = k (``[same[j] > C[j, k]]``,
-    ``[C[j, k] > same[k]]``): O(m^2 + groups^3) per card i, not O(m^3)."""
-    removal = np.zeros((m, m, m), dtype=np.int16)
+    own rows, and so equal rows outside their own columns: with ``V[x, G] = C[x, z]`` for
+    any z of G other than x (``same[x]`` = ``V[x, G(x)]``), the count over all z off i is
+    ``sum_G |G| [V[j, G] > V[k, G]]`` (one term per group, 13 to 24 of them, not one per
+    card), the same for all k of a group (counted once per group of k, for all j in SIMD
+    lanes), less its terms at z = j and z = k, ``[same[j] > C[j, k]]`` and
+    ``[C[j, k] > same[k]]``: O(m^2 + m groups^2) per card i, not O(m^3)."""
+    removal = np.empty((m, m, m), dtype=np.int16)
     group = np.zeros(m, dtype=np.int64)
     first = np.empty(m, dtype=np.int64)
     last = np.empty(m, dtype=np.int64)
@@ -111,10 +113,11 @@ def _removal(m: int, slots: Int64s, matrix: Int64s, cube: Int16s) -> Int16s:
     columns = np.empty((_GROUPS, _LANES), dtype=np.int16)  # V[:, g] of the groups g
     ahead = np.empty((_GROUPS, _LANES), dtype=np.int16)  # the counts for k in group o
     level = np.empty((_GROUPS, _LANES), dtype=np.int16)
+    size = np.empty(_GROUPS, dtype=np.int16)
     for i in range(m):
         n = _groups(m, slots, i, group, first, last)
         c = cube[i]
-        size = np.zeros(_GROUPS, dtype=np.int16)
+        size[:n] = 0
         for x in range(m):
             other = first[group[x]] if x != first[group[x]] else last[group[x]]
             same[x] = c[x, other]  # -1 when x is alone in its group: its terms cancel
@@ -134,6 +137,8 @@ def _removal(m: int, slots: Int64s, matrix: Int64s, cube: Int16s) -> Int16s:
                     level[o, j] += weight * np.int16(column[j] == mark)
         for k in range(m):
             if k == i:
+                for j in range(m):
+                    removal[i, i, j] = 0
                 continue
             row, mark, there = c[k], same[k], now[k]  # C[k, j] = C[j, k]
             beaten_by, tied_with = ahead[group[k]], level[group[k]]
