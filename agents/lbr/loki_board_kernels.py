@@ -16,7 +16,9 @@ once per board (a board meets several fields: the opponent's actions re-weight i
   board's distinct ranks;
 * PPOT1's card removal: for h = {i, j} and o = {i, k} the count over next cards of o's
   rises against h, from the cube ``T[i, j, z]`` of triple ranks (symmetric, -1 where two
-  indices meet), counted for all k at once (contiguous, in SIMD lanes).
+  indices meet); the next cards of one rank that make no flush with the board and i give
+  the same ranks, so they are counted once per group with its size (13 to 24 groups of the
+  47 or 48 cards), the cards of h and o off their groups' counts (``_removal``).
 """
 
 from __future__ import annotations
@@ -38,6 +40,10 @@ BoardArrays = tuple[Int64s, Int64s, Int64s, Int64s, Int64s, Int16s, Int16s, Int1
 _LANES = 64
 """The cube's last axis, padded so that a row of next cards fills whole SIMD registers."""
 
+_GROUPS = 32
+"""At least the most groups of next cards (``_groups``): 13 ranks, and at most one suit that
+can make a flush with i, of which 11 cards are left."""
+
 
 @kernel
 def _cube(m: int, triples: Int16s) -> Int16s:
@@ -54,34 +60,95 @@ def _cube(m: int, triples: Int16s) -> Int16s:
 
 
 @kernel
-def _removal(m: int, matrix: Int64s, cube: Int16s) -> Int16s:
+def _groups(m: int, slots: Int64s, i: int, group: Int64s, first: Int64s, last: Int64s) -> int:
+    """Group the next cards z != i whose columns ``cube[i, :, z]`` are equal outside the
+    rows of the group: the cards of one rank whose suits make no flush with the board, i and
+    any two more cards (fewer than 3 of the suit on the board and in i, so at most 4 with two
+    more: the hand's rank then depends on the card ranks only), and each card of another suit
+    alone. ``group[z]`` is z's group (0 for z = i), ``first[g]`` and ``last[g]`` the lowest
+    and highest card of group g (equal when it is alone); returns the number of groups."""
+    on_board = np.full(4, 13, dtype=np.int64)  # the board's cards are the ones off the slots
+    for x in range(m):
+        on_board[slots[x] & 3] -= 1
+    by_key = np.full(13 * 5, -1, dtype=np.int64)  # key: rank and suit, suit 4 for no flush
+    count = 0
+    group[i] = 0
+    for z in range(m):
+        if z == i:
+            continue
+        suit = slots[z] & 3
+        if on_board[suit] + (suit == slots[i] & 3) < 3:
+            suit = 4
+        key = (slots[z] >> 2) * 5 + suit
+        if by_key[key] < 0:
+            by_key[key] = count
+            first[count] = z
+            count += 1
+        group[z] = by_key[key]
+        last[group[z]] = z
+    return count
+
+
+@kernel
+def _removal(m: int, slots: Int64s, matrix: Int64s, cube: Int16s) -> Int16s:
     """``removal[i, k, j]``: twice the share of the holding o = {i, k} in the rises of
     h = {i, j} (ahead + tied / 2 over the next cards where o is tied now, ahead / 2 where h
     is tied with it now, 0 where o is behind now or meets h); stored with j last, so that
-    ``holding_values`` takes o's shares off all the h through card i in SIMD lanes."""
-    removal = np.zeros((m, m, m), dtype=np.int16)
-    ahead = np.empty(_LANES, dtype=np.int16)
-    level = np.empty(_LANES, dtype=np.int16)
+    ``holding_values`` takes o's shares off all the h through card i in SIMD lanes.
+
+    The counts are over the next cards z off {i, j, k}, of ``C[j, z]`` against ``C[k, z]``
+    with ``C = cube[i]``. The cards of a group (``_groups``) have equal columns outside their
+    own rows, and so equal rows outside their own columns: with ``V[x, G] = C[x, z]`` for
+    any z of G other than x (``same[x]`` = ``V[x, G(x)]``), the count over all z off i is
+    ``sum_G |G| [V[j, G] > V[k, G]]`` (one term per group, 13 to 24 of them, not one per
+    card), the same for all k of a group (counted once per group of k, for all j in SIMD
+    lanes), less its terms at z = j and z = k, ``[same[j] > C[j, k]]`` and
+    ``[C[j, k] > same[k]]``: O(m^2 + m groups^2) per card i, not O(m^3)."""
+    removal = np.empty((m, m, m), dtype=np.int16)
+    group = np.zeros(m, dtype=np.int64)
+    first = np.empty(m, dtype=np.int64)
+    last = np.empty(m, dtype=np.int64)
+    same = np.full(_LANES, -1, dtype=np.int16)
+    now = np.full(_LANES, -1, dtype=np.int16)
+    columns = np.empty((_GROUPS, _LANES), dtype=np.int16)  # V[:, g] of the groups g
+    ahead = np.empty((_GROUPS, _LANES), dtype=np.int16)  # the counts for k in group o
+    level = np.empty((_GROUPS, _LANES), dtype=np.int16)
+    size = np.empty(_GROUPS, dtype=np.int16)
     for i in range(m):
-        for j in range(m):
-            if j == i:
+        n = _groups(m, slots, i, group, first, last)
+        c = cube[i]
+        size[:n] = 0
+        for x in range(m):
+            other = first[group[x]] if x != first[group[x]] else last[group[x]]
+            same[x] = c[x, other]  # -1 when x is alone in its group: its terms cancel
+            now[x] = matrix[i, x]
+            size[group[x]] += np.int16(x != i)
+        for g in range(n):  # V[:, g]: C's row first[g], with V[first[g], g] in its place
+            for j in range(np.uint64(_LANES)):
+                columns[g, j] = c[first[g], j]
+            columns[g, first[g]] = same[first[g]]
+        for o in range(n):  # ahead[o, j] = sum_g |g| [V[j, g] > V[first[o], g]], SIMD lanes
+            for j in range(np.uint64(_LANES)):
+                ahead[o, j] = level[o, j] = 0
+            for g in range(n):
+                weight, mark, column = size[g], columns[g, first[o]], columns[g]
+                for j in range(np.uint64(_LANES)):  # unsigned: no index fix-up
+                    ahead[o, j] += weight * np.int16(column[j] > mark)
+                    level[o, j] += weight * np.int16(column[j] == mark)
+        for k in range(m):
+            if k == i:
+                for j in range(m):
+                    removal[i, i, j] = 0
                 continue
-            ahead[:] = 0
-            level[:] = 0
-            mine = cube[i, j]
-            for z in range(m):
-                rank = mine[z]
-                theirs = cube[i, z]  # o = {i, k} with z: cube[i, k, z] = cube[i, z, k]
-                for k in range(np.uint64(_LANES)):  # unsigned: no index fix-up, SIMD lanes
-                    ahead[k] += np.int16(rank > theirs[k])
-                    level[k] += np.int16(rank == theirs[k])
-            now = matrix[i, j]
-            for k in range(m):
-                if k in (i, j) or matrix[i, k] < now:
-                    continue  # o behind now: never a rise
-                beaten = ahead[k] - 1  # z = k: o's sentinel counted as beaten
-                tied = level[k] - 1  # z = i: both sentinels counted as tied
-                removal[i, k, j] = 2 * beaten + tied if matrix[i, k] > now else beaten
+            row, mark, there = c[k], same[k], now[k]  # C[k, j] = C[j, k]
+            beaten_by, tied_with = ahead[group[k]], level[group[k]]
+            for j in range(m):
+                pair = row[j]
+                beaten = beaten_by[j] - np.int16(same[j] > pair) - np.int16(pair > mark)
+                tied = tied_with[j] - np.int16(same[j] == pair) - np.int16(pair == mark)
+                rises = beaten + np.int16(there > now[j]) * (beaten + tied)
+                removal[i, k, j] = np.int16(there >= now[j]) * rises
+            removal[i, k, i] = removal[i, k, k] = 0
     return removal
 
 
@@ -236,7 +303,7 @@ def board_arrays(
             ends[q] = end
         cube = _cube(m, triple_ranks)
         points, finals, group_ends, counts = _points(m, low, high, order, ends, cube)
-        removal = _removal(m, matrix, cube)
+        removal = _removal(m, slots, matrix, cube)
     else:
         points = np.empty((0, pairs), dtype=np.int16)
         finals = np.empty((0, 1), dtype=np.int16)
