@@ -11,7 +11,7 @@ parameters and the same history at that table; it never draws (the runner does).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -30,11 +30,20 @@ from envs.batched.checks import check_seats
 from envs.batched.views import DecisionBatch, HandEndBatch
 from envs.rules import Rules
 
-__all__ = ["BatchedBPP", "BatchedBPPDecision", "BatchedBayesianPlayer"]
+__all__ = ["BatchedBPP", "BatchedBPPDecision", "BatchedBayesianPlayer", "Decided"]
 
 Array = npt.NDArray[np.float64]
 Index = npt.NDArray[np.intp]
 Seats = npt.NDArray[np.int8]
+
+
+class Decided(Protocol):
+    """What a batched BPP's strategy returns: at least the probabilities played."""
+
+    @property
+    def probabilities(self) -> Array:
+        """``(k, 3)``: ``(P(fold), P(check/call), P(bet/raise))``."""
+        ...
 
 
 class BatchedBayesianPlayer:
@@ -118,6 +127,12 @@ class BatchedBayesianPlayer:
     def play(self, p_win: Array, batch: DecisionBatch) -> Array:
         """The probabilities played at each row with P(win) ``p_win``: ``(k, 3)`` for ``p_win``
         ``(k,)``, ``(k, m, 3)`` for ``(k, m)`` (m hands at each row)."""
+        per = p_win.shape[1] if p_win.ndim == 2 else 1
+        played = self._decide(p_win.reshape(-1), batch, per).probabilities
+        return played.reshape(*p_win.shape, 3)
+
+    def _decide(self, p: Array, batch: DecisionBatch, per: int) -> Decided:
+        """The strategy's quantities with each P(win) of ``p``, ``per`` of them per row."""
         raise NotImplementedError
 
     @property
@@ -230,13 +245,6 @@ class BatchedBPP(BatchedBayesianPlayer):
     def decide(self, batch: DecisionBatch) -> BatchedBPPDecision:
         """P(win), the expected winnings and the probabilities played at each row."""
         return self._decide(self.win_probability(batch), batch, 1)
-
-    def play(self, p_win: Array, batch: DecisionBatch) -> Array:
-        """The probabilities played at each row with P(win) ``p_win``: ``(k, 3)`` for ``p_win``
-        ``(k,)``, ``(k, m, 3)`` for ``(k, m)`` (m hands at each row)."""
-        per = p_win.shape[1] if p_win.ndim == 2 else 1
-        played = self._decide(p_win.reshape(-1), batch, per).probabilities
-        return played.reshape(*p_win.shape, 3)
 
     def _decide(self, p: Array, batch: DecisionBatch, per: int) -> BatchedBPPDecision:
         ew_bet, ew_pass = np.empty(len(p)), np.empty(len(p))

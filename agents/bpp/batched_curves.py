@@ -76,13 +76,6 @@ class BatchedBPPCurves(BatchedBayesianPlayer):
         """P(win), the pot odds and the probabilities played at each row."""
         return self._decide(self.win_probability(batch), batch, 1)
 
-    def play(self, p_win: Array, batch: DecisionBatch) -> Array:
-        """The probabilities played at each row with P(win) ``p_win``: ``(k, 3)`` for ``p_win``
-        ``(k,)``, ``(k, m, 3)`` for ``(k, m)`` (m hands at each row)."""
-        per = p_win.shape[1] if p_win.ndim == 2 else 1
-        played = self._decide(p_win.reshape(-1), batch, per).probabilities
-        return played.reshape(*p_win.shape, 3)
-
     def _decide(self, p: Array, batch: DecisionBatch, per: int) -> BatchedCurvesDecision:
         theta = np.empty(len(p))
         probabilities = np.empty((len(p), 3))

@@ -32,7 +32,6 @@ import numpy.typing as npt
 from agents.jit import readonly
 from agents.strength.board_kernels import rank_multiset_tables, rollout_rows
 from agents.strength.holdings import NUM_HOLDINGS
-from agents.strength.street import DEAD, showdown_counts
 from agents.strength.street_constants import kernel_constants
 
 __all__ = ["completion_sample", "equity_rows", "holding_equities"]
@@ -110,12 +109,8 @@ def equity_rows(
         rows = np.flatnonzero(length == n)
         if rows.size == 0:
             continue
-        if n == 5:
-            versus, _ = showdown_counts(hole[rows], board[rows], length[rows])
-            result[rows] = _shares(versus)
-        else:
-            _check_cards(hole[rows], board[rows], n)
-            result[rows] = _rolled_out(hole[rows], board[rows, :n], samples, seed)
+        _check_cards(hole[rows], board[rows], n)
+        result[rows] = _rolled_out(hole[rows], board[rows, :n], samples, seed)
     return result
 
 
@@ -128,14 +123,9 @@ def _check_cards(hole: Ints, board: Ints, n: int) -> None:
         raise ValueError("a row holds a card twice")
 
 
-def _shares(versus: npt.NDArray[np.int8]) -> Floats:
-    """Equity of each (row, holding) on complete boards: 1, 1/2, 0; 0 where dead."""
-    shares: Floats = np.where(versus == DEAD, 0.0, (versus.astype(np.float64) + 1.0) * 0.5)
-    return shares
-
-
 def _rolled_out(hole: Ints, board: Ints, samples: int, seed: int) -> Floats:
-    """Equities of rows of a pre-flop or flop board over the completion sample."""
+    """Equities of rows of boards of ``n`` cards over the completion sample (the river: the
+    one board, a sample of one empty completion)."""
     k, n = board.shape
     c = kernel_constants()
     result: Floats = np.empty((k, NUM_HOLDINGS))

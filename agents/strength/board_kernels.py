@@ -17,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from agents.jit import kernel, uncached_kernel
+from agents.strength.holdings import HOLDINGS, NUM_HOLDINGS
 from agents.strength.street_kernels import (
     multiset_ranks,
     rank_block,
@@ -30,6 +31,9 @@ _KEY_INIT = _t.KEY_INIT
 _FLUSH_SHIFT = _t.FLUSH_SHIFT
 _FLUSH_NIBBLES = _t.FLUSH_NIBBLES
 _FLUSH_BITS = _t.FLUSH_NIBBLES << _t.FLUSH_SHIFT
+_LOW = HOLDINGS[:, 0].astype(np.int64)
+_HIGH = HOLDINGS[:, 1].astype(np.int64)
+"""Each holding's cards, the lower first (``PAIR_INDEX[_LOW[h], _HIGH[h]] == h``)."""
 _FLUSH_FLOOR = _t.CATEGORY_FLOORS[5]
 """The lowest flush's rank: a hand below it loses to every flush."""
 
@@ -273,16 +277,15 @@ def rollout_rows(
             for b in range(n, 5):
                 drawn[full[b]] = False
         equity = out[row]
-        equity[:] = 0.0
-        for t in range(1, u):
-            high = unseen[t]
-            for v in range(t):
-                low = unseen[v]
-                h = pair_index[low, high]
-                count = samples - (drawn_count[low] + drawn_count[high] - both_count[h])
-                off = through[low, high >> 2] + through[high, low >> 2] - both[h]
-                score = class_sum[_class(low, high)] - off + delta[h]
-                equity[h] = score / count if count > 0 else 0.5
+        for h in range(NUM_HOLDINGS):  # in holding order: the per-holding sums read in turn
+            low, high = _LOW[h], _HIGH[h]
+            if known[low] or known[high]:
+                equity[h] = 0.0
+                continue
+            count = samples - (drawn_count[low] + drawn_count[high] - both_count[h])
+            off = through[low, high >> 2] + through[high, low >> 2] - both[h]
+            score = class_sum[_class(low, high)] - off + delta[h]
+            equity[h] = score / count if count > 0 else 0.5
 
 
 @uncached_kernel
