@@ -47,19 +47,22 @@ can make a flush with i, of which 11 cards are left."""
 
 @kernel
 def _cube(m: int, triples: Int16s) -> Int16s:
-    """``cube[a, b, c]``: the rank of slot triple {a, b, c} (-1 where two indices meet or
-    past ``m``). Filled a row ``cube[a, b]`` (a < b) at a time, written in order and copied
-    to ``cube[b, a]``: the triples through a and b are a run of ``triples`` for c < a, and
+    """``cube[p, c]``: the rank of the slot triple of pair p = {a, b} (colex) and card c (-1
+    where c meets the pair or is past ``m``; row ``m (m - 1) / 2``: all -1, the "pair"
+    {a, a}). The cube's two pair axes are symmetric, so each row is stored once. A row is
+    written in order: the triples through a and b are a run of ``triples`` for c < a, and
     one read each for c > a (colex: the index of {x < y < z} is C(z, 3) + C(y, 2) + x)."""
-    cube = np.empty((m, m, _LANES), dtype=np.int16)
+    pairs = m * (m - 1) // 2
+    cube = np.empty((pairs + 1, _LANES), dtype=np.int16)
     three = np.empty(m, dtype=np.int64)  # C(c, 3), C(c, 2)
     two = np.empty(m, dtype=np.int64)
     for c in range(m):
         three[c], two[c] = c * (c - 1) * (c - 2) // 6, c * (c - 1) // 2
-    for a in range(m):
-        cube[a, a, :] = -1
-        for b in range(a + 1, m):
-            row = cube[a, b]
+    cube[pairs, :] = -1
+    p = 0
+    for b in range(1, m):
+        for a in range(b):
+            row = cube[p]
             base = three[b] + two[a]
             for c in range(a):
                 row[c] = triples[base + c]
@@ -73,7 +76,7 @@ def _cube(m: int, triples: Int16s) -> Int16s:
                 row[c] = triples[three[c] + base]
             for c in range(m, _LANES):
                 row[c] = -1
-            cube[b, a, :] = row
+            p += 1
     return cube
 
 
@@ -132,18 +135,21 @@ def _removal(m: int, slots: Int64s, matrix: Int64s, cube: Int16s) -> Int16s:
     ahead = np.empty((_GROUPS, _LANES), dtype=np.int16)  # the counts for k in group o
     level = np.empty((_GROUPS, _LANES), dtype=np.int16)
     size = np.empty(_GROUPS, dtype=np.int16)
+    pairs = m * (m - 1) // 2
+    through = np.empty(m, dtype=np.int64)  # the cube's row of {i, x} (x = i: all -1)
     for i in range(m):
         n = _groups(m, slots, i, group, first, last)
-        c = cube[i]
+        for x in range(m):
+            through[x] = pairs if x == i else max(i, x) * (max(i, x) - 1) // 2 + min(i, x)
         size[:n] = 0
         for x in range(m):
             other = first[group[x]] if x != first[group[x]] else last[group[x]]
-            same[x] = c[x, other]  # -1 when x is alone in its group: its terms cancel
+            same[x] = cube[through[x], other]  # -1 when x is alone in its group: its terms cancel
             now[x] = matrix[i, x]
             size[group[x]] += np.int16(x != i)
         for g in range(n):  # V[:, g]: C's row first[g], with V[first[g], g] in its place
             for j in range(np.uint64(_LANES)):
-                columns[g, j] = c[first[g], j]
+                columns[g, j] = cube[through[first[g]], j]
             columns[g, first[g]] = same[first[g]]
         for o in range(n):  # ahead[o, j] = sum_g |g| [V[j, g] > V[first[o], g]], SIMD lanes
             for j in range(np.uint64(_LANES)):
@@ -158,7 +164,7 @@ def _removal(m: int, slots: Int64s, matrix: Int64s, cube: Int16s) -> Int16s:
                 for j in range(m):
                     removal[i, i, j] = 0
                 continue
-            row, mark, there = c[k], same[k], now[k]  # C[k, j] = C[j, k]
+            row, mark, there = cube[through[k]], same[k], now[k]  # C[k, j] = C[j, k]
             beaten_by, tied_with = ahead[group[k]], level[group[k]]
             for j in range(m):
                 pair = row[j]
@@ -228,17 +234,17 @@ def _rows(
 
 @kernel
 def _points(
-    m: int, low: Int64s, high: Int64s, order: Int64s, ends: Int64s, cube: Int16s
+    m: int, order: Int64s, ends: Int64s, cube: Int16s
 ) -> tuple[Int16s, Int16s, Int16s, Int64s]:
     """Per next card z, each pair's point (the pairs with its rank now and with z; the pairs
     through z: the last point, which weighs nothing in the sweep), the points' dense final
     ranks and the end of their now-rank groups, in sweep order, and their number.
 
-    ``low``, ``high``: the pairs' cards in sweep order (``order``). A now-rank group's
-    pairs mostly share their final rank with z (their card ranks are equal): its rows of
-    the cube are read for all z at once (SIMD lanes), and where the group's final ranks
-    with z (off the pairs through z) are all equal it is one point; only the other z look
-    the pairs' final ranks up one by one, among the group's points so far."""
+    A now-rank group's pairs mostly share their final rank with z (their card ranks are
+    equal): its rows of the cube are read for all z at once (SIMD lanes), and where the
+    group's final ranks with z (off the pairs through z) are all equal it is one point;
+    only the other z look the pairs' final ranks up one by one, among the group's points
+    so far."""
     pairs = len(order)
     points = np.empty((m, pairs), dtype=np.int16)
     raw = np.empty((m, pairs + 1), dtype=np.int16)
@@ -252,13 +258,13 @@ def _points(
         for z in range(np.uint64(_LANES)):
             top[z] = -1
         for q in range(start, end):
-            row = cube[low[q], high[q]]
+            row = cube[order[q]]
             for z in range(np.uint64(_LANES)):
                 top[z] = max(top[z], row[z])
         for z in range(np.uint64(_LANES)):
             bottom[z] = top[z]
         for q in range(start, end):
-            row = cube[low[q], high[q]]
+            row = cube[order[q]]
             for z in range(np.uint64(_LANES)):  # the pairs through z (-1) left out
                 bottom[z] = min(bottom[z], row[z] if row[z] >= 0 else top[z])
         for q in range(start, end):  # the pairs through z are set below
@@ -276,7 +282,7 @@ def _points(
                 last = -1  # the latest final rank met, and its point
                 at = 0
                 for q in range(start, end):
-                    final = cube[low[q], high[q], z]
+                    final = cube[order[q], z]
                     if final != last and final >= 0:
                         last = final
                         at = d - 1
@@ -374,7 +380,7 @@ def board_arrays(
     order, ends, rows, first, last = _rows(m, ranks, low, high)
     if m > 47:
         cube = _cube(m, triple_ranks)
-        points, finals, group_ends, counts = _points(m, low[order], high[order], order, ends, cube)
+        points, finals, group_ends, counts = _points(m, order, ends, cube)
         removal = _removal(m, slots, matrix, cube)
     else:
         points = np.empty((0, pairs), dtype=np.int16)

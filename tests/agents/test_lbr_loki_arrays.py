@@ -10,7 +10,7 @@ import numpy.typing as npt
 import pytest
 
 from agents.jit import kernel
-from agents.lbr.loki_board_kernels import _dense, board_arrays
+from agents.lbr.loki_board_kernels import _cube, _dense, board_arrays
 from agents.lbr.loki_boards import board_ranks
 from agents.strength.holdings import PAIR_INDEX
 from envs import _evaluator_tables as _t
@@ -200,3 +200,20 @@ def test_board_arrays_equal_the_reference(board: tuple[int, ...]) -> None:
                 np.testing.assert_array_equal(mine[z, :count], theirs[z, :count])
         else:
             np.testing.assert_array_equal(mine, theirs, err_msg=str(k))
+
+
+@pytest.mark.parametrize("board", _boards()[:40], ids=lambda b: "-".join(map(str, b)))
+def test_cube_rows_per_pair_equal_the_symmetric_cube(board: tuple[int, ...]) -> None:
+    r = board_ranks(board)
+    m = r.m
+    if m == 47:
+        return
+    cube, expected = _cube(m, r.triples), _reference_cube(m, r.triples)
+    p = 0
+    for b in range(m):
+        np.testing.assert_array_equal(cube[-1], expected[b, b])
+        for a in range(b):
+            np.testing.assert_array_equal(cube[p], expected[a, b])
+            np.testing.assert_array_equal(cube[p], expected[b, a])
+            p += 1
+    assert p == len(cube) - 1
