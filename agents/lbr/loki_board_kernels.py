@@ -49,34 +49,24 @@ can make a flush with i, of which 11 cards are left."""
 def _cube(m: int, triples: Int16s) -> Int16s:
     """``cube[p, c]``: the rank of the slot triple of pair p = {a, b} (colex) and card c (-1
     where c meets the pair or is past ``m``; row ``m (m - 1) / 2``: all -1, the "pair"
-    {a, a}). The cube's two pair axes are symmetric, so each row is stored once. A row is
-    written in order: the triples through a and b are a run of ``triples`` for c < a, and
-    one read each for c > a (colex: the index of {x < y < z} is C(z, 3) + C(y, 2) + x)."""
+    {a, a}). The cube's two pair axes are symmetric, so each row is stored once. The
+    triples are read once, in order (colex: {a < b < c} for a, then b, then c), each written
+    to its three rows: {b, c} in a run, {a, b} and {a, c} a row apart each."""
     pairs = m * (m - 1) // 2
     cube = np.empty((pairs + 1, _LANES), dtype=np.int16)
-    three = np.empty(m, dtype=np.int64)  # C(c, 3), C(c, 2)
-    two = np.empty(m, dtype=np.int64)
-    for c in range(m):
-        three[c], two[c] = c * (c - 1) * (c - 2) // 6, c * (c - 1) // 2
-    cube[pairs, :] = -1
-    p = 0
-    for b in range(1, m):
-        for a in range(b):
-            row = cube[p]
-            base = three[b] + two[a]
-            for c in range(a):
-                row[c] = triples[base + c]
-            row[a] = -1
-            base = three[b] + a
-            for c in range(a + 1, b):
-                row[c] = triples[base + two[c]]
-            row[b] = -1
-            base = two[b] + a
-            for c in range(b + 1, m):
-                row[c] = triples[three[c] + base]
-            for c in range(m, _LANES):
-                row[c] = -1
-            p += 1
+    for p in range(pairs + 1):
+        for c in range(np.uint64(_LANES)):
+            cube[p, c] = -1
+    t = 0
+    for c in range(2, m):
+        two_c = c * (c - 1) // 2
+        for b in range(1, c):
+            two_b = b * (b - 1) // 2
+            run = cube[two_c + b]
+            for a in range(b):
+                rank = triples[t + a]
+                run[a] = cube[two_b + a, c] = cube[two_c + a, b] = rank
+            t += b
     return cube
 
 
@@ -252,6 +242,7 @@ def _points(
     count = np.zeros(_LANES, dtype=np.int16)  # per z: the points so far
     top = np.empty(_LANES, dtype=np.int16)  # per z: the group's best and worst final rank
     bottom = np.empty(_LANES, dtype=np.int16)
+    mixed = np.empty(_LANES, dtype=np.int64)  # the z where the group has several points
     start = 0
     while start < pairs:
         end = ends[start]
@@ -271,31 +262,35 @@ def _points(
             point = order[q]
             for z in range(m):
                 points[z, point] = count[z]
-        for z in range(m):
+        slow = 0
+        for z in range(m):  # one point (or none: written past the count, never read)
             opened = count[z]
-            if bottom[z] == top[z]:
-                if top[z] >= 0:
-                    raw[z, opened] = top[z]
-                    count[z] = opened + 1
-            else:
-                d = opened
-                last = -1  # the latest final rank met, and its point
-                at = 0
-                for q in range(start, end):
-                    final = cube[order[q], z]
-                    if final != last and final >= 0:
-                        last = final
-                        at = d - 1
-                        while at >= opened and raw[z, at] != final:
-                            at -= 1
-                        if at < opened:
-                            at = d
-                            raw[z, d] = final
-                            d += 1
-                    points[z, order[q]] = at
-                count[z] = d
-            for t in range(opened, count[z]):
-                group_ends[z, t] = count[z]
+            raw[z, opened] = top[z]
+            group_ends[z, opened] = opened + 1
+            count[z] = opened + np.int16(top[z] >= 0)
+            mixed[slow] = z
+            slow += bottom[z] != top[z]
+        for s in range(slow):  # several points: top[z] >= 0, counted above
+            z = mixed[s]
+            opened = count[z] - 1
+            d = opened
+            last = -1  # the latest final rank met, and its point
+            at = 0
+            for q in range(start, end):
+                final = cube[order[q], z]
+                if final != last and final >= 0:
+                    last = final
+                    at = d - 1
+                    while at >= opened and raw[z, at] != final:
+                        at -= 1
+                    if at < opened:
+                        at = d
+                        raw[z, d] = final
+                        d += 1
+                points[z, order[q]] = at
+            count[z] = d
+            for t in range(opened, d):
+                group_ends[z, t] = d
         start = end
     counts = np.empty(m, dtype=np.int64)
     histogram = np.zeros(_t.NUM_RANKS + 2, dtype=np.int32)
