@@ -16,9 +16,10 @@ once per board (a board meets several fields: the opponent's actions re-weight i
   board's distinct ranks;
 * PPOT1's card removal: for h = {i, j} and o = {i, k} the count over next cards of o's
   rises against h, from the cube ``T[i, j, z]`` of triple ranks (symmetric, -1 where two
-  indices meet); the next cards of one rank that make no flush with the board and i give
-  the same ranks, so they are counted once per group with its size (13 to 24 groups of the
-  47 or 48 cards), the cards of h and o off their groups' counts (``_removal``).
+  indices meet; ``_cube`` stores its row ``T[i, j]`` once per pair {i, j}); the next cards
+  of one rank that make no flush with the board and i give the same ranks, so they are
+  counted once per group with its size (13 to 24 groups of the 47 or 48 cards), the cards
+  of h and o off their groups' counts (``_removal``).
 """
 
 from __future__ import annotations
@@ -72,7 +73,7 @@ def _cube(m: int, triples: Int16s) -> Int16s:
 
 @kernel
 def _groups(m: int, slots: Int64s, i: int, group: Int64s, first: Int64s, last: Int64s) -> int:
-    """Group the next cards z != i whose columns ``cube[i, :, z]`` are equal outside the
+    """Group the next cards z != i whose columns ``T[i, :, z]`` are equal outside the
     rows of the group: the cards of one rank whose suits make no flush with the board, i and
     any two more cards (fewer than 3 of the suit on the board and in i, so at most 4 with two
     more: the hand's rank then depends on the card ranks only), and each card of another suit
@@ -108,13 +109,14 @@ def _removal(m: int, slots: Int64s, matrix: Int64s, cube: Int16s) -> Int16s:
     ``holding_values`` takes o's shares off all the h through card i in SIMD lanes.
 
     The counts are over the next cards z off {i, j, k}, of ``C[j, z]`` against ``C[k, z]``
-    with ``C = cube[i]``. The cards of a group (``_groups``) have equal columns outside their
-    own rows, and so equal rows outside their own columns: with ``V[x, G] = C[x, z]`` for
-    any z of G other than x (``same[x]`` = ``V[x, G(x)]``), the count over all z off i is
-    ``sum_G |G| [V[j, G] > V[k, G]]`` (one term per group, 13 to 24 of them, not one per
-    card), the same for all k of a group (counted once per group of k, for all j in SIMD
-    lanes), less its terms at z = j and z = k, ``[same[j] > C[j, k]]`` and
-    ``[C[j, k] > same[k]]``: O(m^2 + m groups^2) per card i, not O(m^3)."""
+    with ``C = T[i]`` (``C[x]``: the cube's row of pair {i, x}). The cards of a group
+    (``_groups``) have equal columns outside their own rows, and so equal rows outside
+    their own columns: with ``V[x, G] = C[x, z]`` for any z of G other than x (``same[x]``
+    = ``V[x, G(x)]``), the count over all z off i is ``sum_G |G| [V[j, G] > V[k, G]]`` (one
+    term per group, 13 to 24 of them, not one per card), the same for all k of a group
+    (counted once per group of k, for all j in SIMD lanes), less its terms at z = j and
+    z = k, ``[same[j] > C[j, k]]`` and ``[C[j, k] > same[k]]``: O(m^2 + m groups^2) per
+    card i, not O(m^3)."""
     removal = np.empty((m, m, m), dtype=np.int16)
     group = np.zeros(m, dtype=np.int64)
     first = np.empty(m, dtype=np.int64)
