@@ -16,9 +16,10 @@ once per board (a board meets several fields: the opponent's actions re-weight i
   board's distinct ranks;
 * PPOT1's card removal: for h = {i, j} and o = {i, k} the count over next cards of o's
   rises against h, from the cube ``T[i, j, z]`` of triple ranks (symmetric, -1 where two
-  indices meet); the next cards of one rank that make no flush with the board and i give
-  the same ranks, so they are counted once per group with its size (13 to 24 groups of the
-  47 or 48 cards), the cards of h and o off their groups' counts (``_removal``).
+  indices meet; ``_cube`` stores its row ``T[i, j]`` once per pair {i, j}); the next cards
+  of one rank that make no flush with the board and i give the same ranks, so they are
+  counted once per group with its size (13 to 24 groups of the 47 or 48 cards), the cards
+  of h and o off their groups' counts (``_removal``).
 """
 
 from __future__ import annotations
@@ -47,21 +48,32 @@ can make a flush with i, of which 11 cards are left."""
 
 @kernel
 def _cube(m: int, triples: Int16s) -> Int16s:
-    """``cube[a, b, c]``: the rank of slot triple {a, b, c} (-1 where two indices meet or
-    past ``m``)."""
-    cube = np.full((m, m, _LANES), -1, dtype=np.int16)
+    """``cube[p, c]``: the rank of the slot triple of pair p = {a, b} (colex) and card c (-1
+    where c meets the pair or is past ``m``; row ``m (m - 1) / 2``: all -1, the "pair"
+    {a, a}). The cube's two pair axes are symmetric, so each row is stored once. The
+    triples are read once, in order (colex: {a < b < c} for a, then b, then c), each written
+    to its three rows: {b, c} in a run, {a, b} and {a, c} a row apart each."""
+    pairs = m * (m - 1) // 2
+    cube = np.empty((pairs + 1, _LANES), dtype=np.int16)
+    for p in range(pairs + 1):
+        for c in range(np.uint64(_LANES)):
+            cube[p, c] = -1
+    t = 0
     for c in range(2, m):
+        two_c = c * (c - 1) // 2
         for b in range(1, c):
+            two_b = b * (b - 1) // 2
+            run = cube[two_c + b]
             for a in range(b):
-                rank = triples[c * (c - 1) * (c - 2) // 6 + b * (b - 1) // 2 + a]
-                cube[a, b, c] = cube[a, c, b] = cube[b, a, c] = rank
-                cube[b, c, a] = cube[c, a, b] = cube[c, b, a] = rank
+                rank = triples[t + a]
+                run[a] = cube[two_b + a, c] = cube[two_c + a, b] = rank
+            t += b
     return cube
 
 
 @kernel
 def _groups(m: int, slots: Int64s, i: int, group: Int64s, first: Int64s, last: Int64s) -> int:
-    """Group the next cards z != i whose columns ``cube[i, :, z]`` are equal outside the
+    """Group the next cards z != i whose columns ``T[i, :, z]`` are equal outside the
     rows of the group: the cards of one rank whose suits make no flush with the board, i and
     any two more cards (fewer than 3 of the suit on the board and in i, so at most 4 with two
     more: the hand's rank then depends on the card ranks only), and each card of another suit
@@ -97,13 +109,14 @@ def _removal(m: int, slots: Int64s, matrix: Int64s, cube: Int16s) -> Int16s:
     ``holding_values`` takes o's shares off all the h through card i in SIMD lanes.
 
     The counts are over the next cards z off {i, j, k}, of ``C[j, z]`` against ``C[k, z]``
-    with ``C = cube[i]``. The cards of a group (``_groups``) have equal columns outside their
-    own rows, and so equal rows outside their own columns: with ``V[x, G] = C[x, z]`` for
-    any z of G other than x (``same[x]`` = ``V[x, G(x)]``), the count over all z off i is
-    ``sum_G |G| [V[j, G] > V[k, G]]`` (one term per group, 13 to 24 of them, not one per
-    card), the same for all k of a group (counted once per group of k, for all j in SIMD
-    lanes), less its terms at z = j and z = k, ``[same[j] > C[j, k]]`` and
-    ``[C[j, k] > same[k]]``: O(m^2 + m groups^2) per card i, not O(m^3)."""
+    with ``C = T[i]`` (``C[x]``: the cube's row of pair {i, x}). The cards of a group
+    (``_groups``) have equal columns outside their own rows, and so equal rows outside
+    their own columns: with ``V[x, G] = C[x, z]`` for any z of G other than x (``same[x]``
+    = ``V[x, G(x)]``), the count over all z off i is ``sum_G |G| [V[j, G] > V[k, G]]`` (one
+    term per group, 13 to 24 of them, not one per card), the same for all k of a group
+    (counted once per group of k, for all j in SIMD lanes), less its terms at z = j and
+    z = k, ``[same[j] > C[j, k]]`` and ``[C[j, k] > same[k]]``: O(m^2 + m groups^2) per
+    card i, not O(m^3)."""
     removal = np.empty((m, m, m), dtype=np.int16)
     group = np.zeros(m, dtype=np.int64)
     first = np.empty(m, dtype=np.int64)
@@ -114,18 +127,21 @@ def _removal(m: int, slots: Int64s, matrix: Int64s, cube: Int16s) -> Int16s:
     ahead = np.empty((_GROUPS, _LANES), dtype=np.int16)  # the counts for k in group o
     level = np.empty((_GROUPS, _LANES), dtype=np.int16)
     size = np.empty(_GROUPS, dtype=np.int16)
+    pairs = m * (m - 1) // 2
+    through = np.empty(m, dtype=np.int64)  # the cube's row of {i, x} (x = i: all -1)
     for i in range(m):
         n = _groups(m, slots, i, group, first, last)
-        c = cube[i]
+        for x in range(m):
+            through[x] = pairs if x == i else max(i, x) * (max(i, x) - 1) // 2 + min(i, x)
         size[:n] = 0
         for x in range(m):
             other = first[group[x]] if x != first[group[x]] else last[group[x]]
-            same[x] = c[x, other]  # -1 when x is alone in its group: its terms cancel
+            same[x] = cube[through[x], other]  # -1 when x is alone in its group: its terms cancel
             now[x] = matrix[i, x]
             size[group[x]] += np.int16(x != i)
         for g in range(n):  # V[:, g]: C's row first[g], with V[first[g], g] in its place
             for j in range(np.uint64(_LANES)):
-                columns[g, j] = c[first[g], j]
+                columns[g, j] = cube[through[first[g]], j]
             columns[g, first[g]] = same[first[g]]
         for o in range(n):  # ahead[o, j] = sum_g |g| [V[j, g] > V[first[o], g]], SIMD lanes
             for j in range(np.uint64(_LANES)):
@@ -140,7 +156,7 @@ def _removal(m: int, slots: Int64s, matrix: Int64s, cube: Int16s) -> Int16s:
                 for j in range(m):
                     removal[i, i, j] = 0
                 continue
-            row, mark, there = c[k], same[k], now[k]  # C[k, j] = C[j, k]
+            row, mark, there = cube[through[k]], same[k], now[k]  # C[k, j] = C[j, k]
             beaten_by, tied_with = ahead[group[k]], level[group[k]]
             for j in range(m):
                 pair = row[j]
@@ -153,90 +169,156 @@ def _removal(m: int, slots: Int64s, matrix: Int64s, cube: Int16s) -> Int16s:
 
 
 @kernel
-def _rows(m: int, matrix: Int64s) -> tuple[Int64s, Int64s, Int64s]:
-    """Each card's row of pair ranks in rank order, and where the group of ranks tied with
-    ``matrix[i, j]`` starts and ends in row i."""
+def _rows(
+    m: int, ranks: Int64s, low: Int64s, high: Int64s
+) -> tuple[Int64s, Int64s, Int64s, Int64s, Int64s]:
+    """The pairs from the best dense rank down (``order``, ties in pair order) and where
+    each one's group of tied ranks ends in it (``ends``); each card's row of pair ranks in
+    rank order (``rows``, ties in card order) and where the group of ranks tied with
+    ``matrix[i, j]`` starts and ends in row i (``first``, ``last``). One counting sort of
+    the pairs by dense rank gives all of them: walking its groups from the lowest rank up
+    appends each pair {i, j} to rows i and j, in card order within a group (colex)."""
+    pairs = len(ranks)
+    size = ranks.max() + 2 if pairs > 0 else 1
+    above = np.zeros(size, dtype=np.int64)  # then: the pairs ranked above each rank
+    for p in range(pairs):
+        above[ranks[p]] += 1
+    total = 0
+    for r in range(size - 1, -1, -1):
+        count = above[r]
+        above[r] = total
+        total += count
+    order = np.empty(pairs, dtype=np.int64)
+    ends = np.empty(pairs, dtype=np.int64)
+    for p in range(pairs):
+        r = ranks[p]
+        order[above[r]] = p
+        above[r] += 1
     rows = np.empty((m, m), dtype=np.int64)
     first = np.empty((m, m), dtype=np.int64)
     last = np.empty((m, m), dtype=np.int64)
-    for i in range(m):
-        row = matrix[i]
-        rows[i] = np.argsort(row, kind="mergesort")
-        start = 0
-        while start < m:
-            end = start + 1
-            while end < m and row[rows[i, end]] == row[rows[i, start]]:
-                end += 1
-            for t in range(start, end):
-                first[i, rows[i, t]] = start
-                last[i, rows[i, t]] = end
-            start = end
-    return rows, first, last
+    fill = np.ones(m, dtype=np.int64)
+    begin = np.empty(m, dtype=np.int64)
+    for i in range(m):  # the diagonal (-1): below every rank
+        rows[i, 0], first[i, i], last[i, i] = i, 0, 1
+    end = pairs
+    while end > 0:  # the groups of tied ranks, from the lowest up
+        start = end - 1
+        while start > 0 and ranks[order[start - 1]] == ranks[order[end - 1]]:
+            start -= 1
+        for q in range(start, end):
+            i, j = low[order[q]], high[order[q]]
+            begin[i], begin[j] = fill[i], fill[j]
+            ends[q] = end
+        for q in range(start, end):
+            i, j = low[order[q]], high[order[q]]
+            first[i, j], first[j, i] = begin[i], begin[j]
+            rows[i, fill[i]] = j
+            fill[i] += 1
+            rows[j, fill[j]] = i
+            fill[j] += 1
+        for q in range(start, end):
+            i, j = low[order[q]], high[order[q]]
+            last[i, j], last[j, i] = fill[i], fill[j]
+        end = start
+    return order, ends, rows, first, last
 
 
 @kernel
 def _points(
-    m: int, low: Int64s, high: Int64s, order: Int64s, ends: Int64s, cube: Int16s
+    m: int, order: Int64s, ends: Int64s, cube: Int16s
 ) -> tuple[Int16s, Int16s, Int16s, Int64s]:
     """Per next card z, each pair's point (the pairs with its rank now and with z; the pairs
     through z: the last point, which weighs nothing in the sweep), the points' dense final
-    ranks and the end of their now-rank groups, in sweep order, and their number."""
+    ranks and the end of their now-rank groups, in sweep order, and their number.
+
+    A now-rank group's pairs mostly share their final rank with z (their card ranks are
+    equal): its rows of the cube are read for all z at once (SIMD lanes), and where the
+    group's final ranks with z (off the pairs through z) are all equal it is one point;
+    only the other z look the pairs' final ranks up one by one, among the group's points
+    so far."""
     pairs = len(order)
-    swept = np.empty((m, pairs), dtype=np.int16)  # final ranks, in sweep order
-    for q in range(pairs):
-        row = cube[low[order[q]], high[order[q]]]
-        for z in range(m):
-            swept[z, q] = row[z]
     points = np.empty((m, pairs), dtype=np.int16)
-    raw = np.empty((m, pairs + 1), dtype=np.int64)
+    raw = np.empty((m, pairs + 1), dtype=np.int16)
     group_ends = np.empty((m, pairs + 1), dtype=np.int16)
-    counts = np.zeros(m, dtype=np.int64)
-    stamp = np.full(_t.NUM_RANKS + 1, -1, dtype=np.int64)  # the group a final rank met last
-    at = np.empty(_t.NUM_RANKS + 1, dtype=np.int64)  # its point there
-    histogram = np.zeros(_t.NUM_RANKS + 2, dtype=np.int64)
-    group = 0
-    for z in range(m):
-        d = 0
-        start = 0
-        finals = swept[z]
-        while start < pairs:
-            end = ends[start]
-            opened = d
+    count = np.zeros(_LANES, dtype=np.int16)  # per z: the points so far
+    top = np.empty(_LANES, dtype=np.int16)  # per z: the group's best and worst final rank
+    bottom = np.empty(_LANES, dtype=np.int16)
+    mixed = np.empty(_LANES, dtype=np.int64)  # the z where the group has several points
+    start = 0
+    while start < pairs:
+        end = ends[start]
+        for z in range(np.uint64(_LANES)):
+            top[z] = -1
+        for q in range(start, end):
+            row = cube[order[q]]
+            for z in range(np.uint64(_LANES)):
+                top[z] = max(top[z], row[z])
+        for z in range(np.uint64(_LANES)):
+            bottom[z] = top[z]
+        for q in range(start, end):
+            row = cube[order[q]]
+            for z in range(np.uint64(_LANES)):  # the pairs through z (-1) left out
+                bottom[z] = min(bottom[z], row[z] if row[z] >= 0 else top[z])
+        for q in range(start, end):  # the pairs through z are set below
+            point = order[q]
+            for z in range(m):
+                points[z, point] = count[z]
+        slow = 0
+        for z in range(m):  # one point (or none: written past the count, never read)
+            opened = count[z]
+            raw[z, opened] = top[z]
+            group_ends[z, opened] = opened + 1
+            count[z] = opened + np.int16(top[z] >= 0)
+            mixed[slow] = z
+            slow += bottom[z] != top[z]
+        for s in range(slow):  # several points: top[z] >= 0, counted above
+            z = mixed[s]
+            opened = count[z] - 1
+            d = opened
+            last = -1  # the latest final rank met, and its point
+            at = 0
             for q in range(start, end):
-                final = finals[q]
-                if final < 0:
-                    points[z, order[q]] = -1
-                elif stamp[final] == group:
-                    points[z, order[q]] = at[final]
-                else:
-                    stamp[final], at[final] = group, d
-                    raw[z, d] = final
-                    histogram[final + 1] += 1
-                    points[z, order[q]] = d
-                    d += 1
-            group_ends[z, opened:d] = d
-            group += 1
-            start = end
-        counts[z] = d
-        for p in range(pairs):
-            if points[z, p] < 0:
-                points[z, p] = d
+                final = cube[order[q], z]
+                if final != last and final >= 0:
+                    last = final
+                    at = d - 1
+                    while at >= opened and raw[z, at] != final:
+                        at -= 1
+                    if at < opened:
+                        at = d
+                        raw[z, d] = final
+                        d += 1
+                points[z, order[q]] = at
+            count[z] = d
+            for t in range(opened, d):
+                group_ends[z, t] = d
+        start = end
+    counts = np.empty(m, dtype=np.int64)
+    histogram = np.zeros(_t.NUM_RANKS + 2, dtype=np.int32)
+    for z in range(m):
+        counts[z] = count[z]
+        for x in range(m):  # the pairs through z
+            if x != z:
+                points[z, max(x, z) * (max(x, z) - 1) // 2 + min(x, z)] = count[z]
+        for t in range(count[z]):
+            histogram[raw[z, t] + 1] += 1
     # the points' final ranks, dense per z: one counting sort of all z's points at once
     for r in range(1, len(histogram)):
         histogram[r] += histogram[r - 1]
     total = histogram[-1]
-    by_rank = np.empty(total, dtype=np.int64)  # z * (pairs + 1) + point, by final rank
+    by_rank = np.empty(total, dtype=np.int32)  # z << 11 | point, by final rank
     for z in range(m):
         for d in range(counts[z]):
             slot = raw[z, d]
-            by_rank[histogram[slot]] = z * (pairs + 1) + d
+            by_rank[histogram[slot]] = (z << 11) | d
             histogram[slot] += 1
     width = counts.max() + 1
     finals_out = np.zeros((m, width), dtype=np.int16)
     previous = np.full(m, -1, dtype=np.int64)
     dense = np.full(m, -1, dtype=np.int64)
     for e in range(total):
-        z, d = divmod(by_rank[e], pairs + 1)
+        z, d = by_rank[e] >> 11, by_rank[e] & 2047
         if raw[z, d] != previous[z]:
             previous[z] = raw[z, d]
             dense[z] += 1
@@ -291,18 +373,11 @@ def board_arrays(
             low[p], high[p] = i, j
             matrix[i, j] = matrix[j, i] = pair_ranks[p]
             p += 1
-    rows, first, last = _rows(m, matrix)
     _dense(ranks)
+    order, ends, rows, first, last = _rows(m, ranks, low, high)
     if m > 47:
-        order = np.argsort(-ranks, kind="mergesort")
-        ends = np.empty(pairs, dtype=np.int64)
-        end = pairs
-        for q in range(pairs - 1, -1, -1):
-            if q < pairs - 1 and ranks[order[q]] != ranks[order[q + 1]]:
-                end = q + 1
-            ends[q] = end
         cube = _cube(m, triple_ranks)
-        points, finals, group_ends, counts = _points(m, low, high, order, ends, cube)
+        points, finals, group_ends, counts = _points(m, order, ends, cube)
         removal = _removal(m, slots, matrix, cube)
     else:
         points = np.empty((0, pairs), dtype=np.int16)

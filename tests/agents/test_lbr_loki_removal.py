@@ -67,6 +67,18 @@ def _boards() -> list[tuple[int, ...]]:
     return boards
 
 
+def _full(m: int, cube: Int16s) -> Int16s:
+    """``_cube``'s rows per pair as the symmetric ``(m, m, lanes)`` cube ``T[a, b, c]``."""
+    full = np.empty((m, m, cube.shape[1]), dtype=np.int16)
+    p = 0
+    for b in range(m):
+        full[b, b] = cube[-1]
+        for a in range(b):
+            full[a, b] = full[b, a] = cube[p]
+            p += 1
+    return full
+
+
 def _inputs(board: tuple[int, ...]) -> tuple[int, Int64s, Int64s, Int16s]:
     """``_removal``'s arguments on ``board`` (as ``board_arrays`` builds them)."""
     r = board_ranks(board)
@@ -83,7 +95,7 @@ def _inputs(board: tuple[int, ...]) -> tuple[int, Int64s, Int64s, Int16s]:
 @pytest.mark.parametrize("board", _boards(), ids=lambda b: "-".join(map(str, b)))
 def test_removal_equals_the_card_by_card_count(board: tuple[int, ...]) -> None:
     m, slots, matrix, cube = _inputs(board)
-    expected = _reference_removal(m, matrix, cube)
+    expected = _reference_removal(m, matrix, _full(m, cube))
     np.testing.assert_array_equal(_removal(m, slots, matrix, cube), expected)
     r = board_ranks(board)
     arrays = board_arrays(m, r.slots, r.pairs[0], r.triples, PAIR_INDEX)
@@ -106,7 +118,8 @@ def _columns_equal(cube: Int16s, m: int, members: list[list[int]]) -> bool:
 def test_a_groups_cards_give_equal_columns(board: tuple[int, ...]) -> None:
     """The claim the counts rest on, on every card i: straights, pairs to quads and boards
     with 2 to 4 cards of a suit among them; grouping by rank alone fails on flush boards."""
-    m, slots, _, cube = _inputs(board)
+    m, slots, _, pair_cube = _inputs(board)
+    cube = _full(m, pair_cube)
     group, first, last = (np.empty(m, dtype=np.int64) for _ in range(3))
     suits = np.bincount(np.array(board) & 3, minlength=4)
     for i in range(m):
