@@ -20,7 +20,13 @@ from typing import TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from agents.lbr.loki_boards import BoardRanks, LokiBoard, board_ranks, board_values, loki_board
+from agents.lbr.loki_boards import (
+    BoardSubsetRanks,
+    LokiBoard,
+    board_ranks,
+    board_values,
+    loki_board,
+)
 
 __all__ = ["BoardMemo"]
 
@@ -46,7 +52,7 @@ class BoardMemo:
         # Insertion-ordered: a hit moves its board to the end, the front is dropped first.
         self._arrays: dict[Board, LokiBoard] = {}
         self._values: dict[Board, tuple[Floats, Floats]] = {}
-        self._ranks: dict[Board, BoardRanks] = {}
+        self._ranks: dict[Board, BoardSubsetRanks] = {}
 
     def arrays(self, board: Board) -> LokiBoard:
         """``loki_board(board)``, computed once while kept (from the kept ranks)."""
@@ -58,7 +64,7 @@ class BoardMemo:
         signatures)."""
         return self._kept(self._values, board, lambda b: board_values(b, self.ranks(b)))
 
-    def ranks(self, board: Board) -> BoardRanks:
+    def ranks(self, board: Board) -> BoardSubsetRanks:
         """``board_ranks(board)``, computed once while kept."""
         return self._kept(self._ranks, board, board_ranks)
 

@@ -27,7 +27,7 @@ from agents.strength.street_kernels import MOST_PAIRS, MOST_TRIPLES
 from agents.strength.strength_all_kernels import strength_all_rows
 
 __all__ = [
-    "BoardRanks",
+    "BoardSubsetRanks",
     "LokiBoard",
     "board_ranks",
     "board_values",
@@ -42,7 +42,7 @@ Int64s = npt.NDArray[np.int64]
 
 
 @dataclass(frozen=True)
-class BoardRanks:
+class BoardSubsetRanks:
     """One board's subsets ranked once (``board_subset_ranks``), for both ``loki_board`` and
     ``board_values``, in the shapes ``street_tables``' kernels take a row."""
 
@@ -75,7 +75,7 @@ class LokiBoard:
     """What ``holding_values`` reads of the board (``board_arrays``)."""
 
 
-def board_ranks(board: tuple[int, ...]) -> BoardRanks:
+def board_ranks(board: tuple[int, ...]) -> BoardSubsetRanks:
     """The ranks of the subsets of ``board`` (3 to 5 distinct cards) with no own hand."""
     slots = np.empty(52, dtype=np.int64)
     pairs = np.empty((1, MOST_PAIRS), dtype=np.int16)
@@ -86,7 +86,7 @@ def board_ranks(board: tuple[int, ...]) -> BoardRanks:
         np.array(board, dtype=np.int64), len(board), c.card_keys, c.flush_keys,
         c.rank_keys, c.offs, c.look, c.flush, slots, pairs[0], triples, rare,
     )  # fmt: skip
-    return BoardRanks(
+    return BoardSubsetRanks(
         m,
         slots,
         pairs,
@@ -98,7 +98,9 @@ def board_ranks(board: tuple[int, ...]) -> BoardRanks:
     )
 
 
-def board_values(board: tuple[int, ...], ranks: BoardRanks | None = None) -> tuple[Floats, Floats]:
+def board_values(
+    board: tuple[int, ...], ranks: BoardSubsetRanks | None = None
+) -> tuple[Floats, Floats]:
     """HS1 and PPOTc of every holding on ``board`` as Loki's re-weighting reads them:
     ``street_tables``' HS1 and PPOTc kernels on the board's ranks (``ranks``, by default
     computed here). The values do not depend on an own hand, so no hand is ranked: the same
@@ -116,7 +118,7 @@ def board_values(board: tuple[int, ...], ranks: BoardRanks | None = None) -> tup
     return hs1[0], ppotc[0]
 
 
-def loki_board(board: tuple[int, ...], ranks: BoardRanks | None = None) -> LokiBoard:
+def loki_board(board: tuple[int, ...], ranks: BoardSubsetRanks | None = None) -> LokiBoard:
     """The arrays of ``board`` (3 to 5 distinct cards) for ``loki_holding_values``, from its
     ranks (``ranks``, by default computed here)."""
     r = ranks if ranks is not None else board_ranks(board)
