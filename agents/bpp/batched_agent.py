@@ -115,7 +115,7 @@ class BatchedBayesianPlayer:
         happen."""
         self._check(batch.rules, batch.tables, batch.seat)
         if self._types is None:
-            self._types = TypeBelief(self.network, self.model, self.num_seats)
+            self._types = TypeBelief(self.belief.tables, self.model, self.num_seats)
         return self.play(self._types.win_probabilities(batch), batch)
 
     def end_hands(self, tables: Index) -> None:

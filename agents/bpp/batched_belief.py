@@ -25,6 +25,8 @@ order, so P(win) agrees with ``Belief.win_probability`` to a few units in the la
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 import numpy.typing as npt
 
@@ -36,11 +38,22 @@ from agents.bpp.network import Network
 from agents.jit import readonly
 from envs.batched.views import DecisionBatch
 
-__all__ = ["BatchedBelief"]
+__all__ = ["BatchedBelief", "NetworkTables"]
 
 Array = npt.NDArray[np.float64]
 Index = npt.NDArray[np.intp]
 _C = NUM_CURRENT_TYPES
+
+
+class NetworkTables(NamedTuple):
+    """The network's tables in the order and layout the belief kernels take them."""
+
+    of_round: Array
+    """``round_tables(network.current)``: what entering each round on each board reads."""
+    ratio_terms: Array
+    """``network.ratio_terms``."""
+    preflop: Array
+    """``network.preflop_terms``."""
 
 
 class BatchedBelief:
@@ -56,9 +69,12 @@ class BatchedBelief:
         self.model = model
         self.num_tables = n = model.num_tables
         self.num_seats = 0
-        self._round_tables = readonly(round_tables(network.current), np.float64)
-        self._terms = readonly(network.ratio_terms, np.float64)
-        self._preflop = readonly(network.preflop_terms, np.float64)
+        self.tables = NetworkTables(
+            readonly(round_tables(network.current), np.float64),
+            readonly(network.ratio_terms, np.float64),
+            readonly(network.preflop_terms, np.float64),
+        )
+        """The network's tables as the kernels read them (``TypeBelief`` shares them)."""
         self._likelihood: Array = np.ones((n, 0, 4, _C))
         self._u: Array = np.ones((n, 0, 2, _C))
         self._street = np.full(n, -1, dtype=np.int8)
@@ -92,7 +108,7 @@ class BatchedBelief:
         and the current round's ``u`` per slot ``(slot, 2, type)`` (for tests)."""
         u = self._u[table].copy()
         if self._street[table] == 0:  # pre-flop, the kernels read u from the network's table
-            u[:] = self._preflop[self._type[table]]
+            u[:] = self.tables.preflop[self._type[table]]
         return self._likelihood[table].copy(), u
 
     def win_probability(self, batch: DecisionBatch) -> Array:
@@ -124,9 +140,7 @@ class BatchedBelief:
             model.learn,
             model.prior_rows,
             model.kernel_weights,
-            self._round_tables,
-            self._terms,
-            self._preflop,
+            *self.tables,
             p,
         )
         return p

@@ -13,11 +13,10 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from agents.bpp.batched_kernels import round_tables
+from agents.bpp.batched_belief import NetworkTables
 from agents.bpp.batched_model import BatchedOpponentModel, log_arrays
 from agents.bpp.batched_types import BOARD_WIDTH, board_classes
 from agents.bpp.hand_types import NUM_CURRENT_TYPES
-from agents.bpp.network import Network
 from agents.bpp.type_kernels import type_win_probabilities
 from agents.jit import readonly
 from envs.batched.views import DecisionBatch
@@ -34,17 +33,15 @@ class TypeBelief:
     """BPP's P(win) with each current type at N tables (see the module).
 
     Args:
-        network: The card-combinatorial tables.
+        tables: The network's tables, as a ``BatchedBelief`` of the same network holds them.
         model: The opponent model of the same tables (read, never changed here).
         num_seats: Seats per table.
     """
 
-    def __init__(self, network: Network, model: BatchedOpponentModel, num_seats: int) -> None:
+    def __init__(self, tables: NetworkTables, model: BatchedOpponentModel, num_seats: int) -> None:
         n, slots = model.num_tables, num_seats - 1
         self.model = model
-        self._round_tables = readonly(round_tables(network.current), np.float64)
-        self._terms = readonly(network.ratio_terms, np.float64)
-        self._preflop = readonly(network.preflop_terms, np.float64)
+        self.tables = tables
         self._likelihood = np.ones((n, slots, 4, _C))
         self._lam = np.ones((n, slots, _FINALS))
         self._street = np.full(n, -1, dtype=np.int8)
@@ -86,9 +83,7 @@ class TypeBelief:
             model.learn,
             model.prior_rows,
             model.kernel_weights,
-            self._round_tables,
-            self._terms,
-            self._preflop,
+            *self.tables,
             p,
         )
         return p

@@ -220,7 +220,7 @@ class ShadowBayesian:
             return 0
         twin.model.allocate(num_seats)
         twin.belief.allocate(num_seats)
-        return twin.nbytes + TypeBelief(twin.network, twin.model, num_seats).nbytes
+        return twin.nbytes + TypeBelief(twin.belief.tables, twin.model, num_seats).nbytes
 
     def observe(self, view: PlayerView) -> None:
         """Tell the shadow the opponent's end of the hand (what it learns from)."""
