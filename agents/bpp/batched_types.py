@@ -208,36 +208,57 @@ def _holding_types(
     # A holding whose cards bring no suit to four cards or more (with the board's) is typed
     # by its ranks alone (flushes and flush draws are then the board's): its rank class is
     # typed once per board. Only the holdings with a card of a suit the board holds three
-    # times, or two cards of a suit it holds twice, are folded in card by card.
+    # times, or two cards of a suit it holds twice, are folded in card by card. Pre-flop
+    # types do not depend on the board: one row serves every pre-flop row.
+    count = len(holdings)
     by_class = np.empty(169, dtype=np.int64)
+    cards = np.empty(count, dtype=np.int64)  # the holding's two card bits
+    rank_class = np.empty(count, dtype=np.int64)
+    suit_bits = np.empty(count, dtype=np.int64)  # bit s: a card of suit s; 4 + s: both
+    preflop = np.empty(count, dtype=np.int8)
+    preflop_made = False
+    for h in range(count):
+        first, second = np.int64(holdings[h, 0]), np.int64(holdings[h, 1])
+        cards[h] = (np.int64(1) << first) | (np.int64(1) << second)
+        low, high = min(first >> 2, second >> 2), max(first >> 2, second >> 2)
+        rank_class[h] = low + 13 * high
+        suit_bits[h] = (1 << (first & 3)) | (1 << (second & 3))
+        if (first & 3) == (second & 3):
+            suit_bits[h] |= 1 << (4 + (first & 3))
     for i in range(len(width)):
         n = width[i]
         if n == 0:
-            for h in range(len(holdings)):
-                types[i, h] = _hand_type(holdings[h], board[i], 0)
+            if not preflop_made:
+                for h in range(count):
+                    preflop[h] = _hand_type(holdings[h], board[i], 0)
+                preflop_made = True
+            types[i, :] = preflop
             continue
         seen = (0, 0, 0, 0, 0, 0)
         on_board = np.int64(0)
         for j in range(n):
             seen = _with(np.int64(board[i, j]), seen)
-            on_board |= 1 << np.int64(board[i, j])
+            on_board |= np.int64(1) << np.int64(board[i, j])
         for high in range(13):
             for low in range(high + 1):
                 both = _with_rank(np.int64(high), _with_rank(np.int64(low), seen))
                 by_class[low + 13 * high] = _type_of_seen(both, n)
         suits = seen[4]
-        for h in range(len(holdings)):
-            first, second = np.int64(holdings[h, 0]), np.int64(holdings[h, 1])
-            if (on_board >> first) & 1 or (on_board >> second) & 1:
+        hot = 0  # bit s: the board holds suit s three times or more; 4 + s: twice or more
+        for suit in range(4):
+            on_suit = (suits >> (8 * suit)) & 0xFF
+            if on_suit >= 3:
+                hot |= 1 << suit
+            if on_suit >= 2:
+                hot |= 1 << (4 + suit)
+        for h in range(count):
+            if (cards[h] & on_board) == 0 and (suit_bits[h] & hot) == 0:
+                types[i, h] = by_class[rank_class[h]]
+            elif cards[h] & on_board:
                 types[i, h] = dead
-                continue
-            on_first = (suits >> (8 * (first & 3))) & 0xFF
-            on_second = (suits >> (8 * (second & 3))) & 0xFF
-            if on_first >= 3 or on_second >= 3 or ((first & 3) == (second & 3) and on_first >= 2):
-                types[i, h] = _type_of_seen(_with(second, _with(first, seen)), n)
             else:
-                ranks = min(first >> 2, second >> 2) + 13 * max(first >> 2, second >> 2)
-                types[i, h] = by_class[ranks]
+                first, second = np.int64(holdings[h, 0]), np.int64(holdings[h, 1])
+                types[i, h] = _type_of_seen(_with(second, _with(first, seen)), n)
 
 
 def holding_types(

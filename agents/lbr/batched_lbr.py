@@ -363,8 +363,8 @@ class BatchedLBR:
         stale = np.flatnonzero(self._equity_street[tables] != street)
         if stale.size:
             at = tables[stale]
-            self._equity[at] = self.equities.rows(
-                batch.hole[stale], batch.board[stale], batch.board_len[stale]
+            self.equities.fill(
+                self._equity, at, batch.hole[stale], batch.board[stale], batch.board_len[stale]
             )
             self._equity_street[at] = street[stale]
 

@@ -14,7 +14,7 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
-from agents.lbr.holding_equity import equity_rows
+from agents.lbr.holding_equity import equity_rows, equity_rows_into
 from agents.lbr.lookahead import Lookahead
 from agents.strength.holdings import HOLDINGS, NUM_HOLDINGS, PAIR_INDEX
 
@@ -90,13 +90,36 @@ class EquityCache:
     ) -> Floats:
         """``(k, 1326)``, row i with ``holes[i]`` on ``boards[i, :board_len[i]]``."""
         hole = np.asarray(holes, dtype=np.int64).reshape(-1, 2)
+        result = np.empty((len(hole), NUM_HOLDINGS))
+        self.fill(result, np.arange(len(hole)), hole, boards, board_len)
+        return result
+
+    def fill(
+        self,
+        out: Floats,
+        targets: npt.ArrayLike,
+        holes: npt.ArrayLike,
+        boards: npt.ArrayLike,
+        board_len: npt.ArrayLike,
+    ) -> None:
+        """``rows`` written to ``out[targets[i]]`` (``out``: ``(m, 1326)``, C-contiguous
+        float64), for a caller that keeps equities per table.
+
+        Raises:
+            ValueError: as ``agents.lbr.holding_equity.equity_rows_into``.
+        """
+        hole = np.asarray(holes, dtype=np.int64).reshape(-1, 2)
         board = np.asarray(boards, dtype=np.int64).reshape(len(hole), -1)
         length = np.asarray(board_len, dtype=np.int64).reshape(len(hole))
+        at = np.asarray(targets, dtype=np.intp).reshape(-1)
+        if len(at) != len(hole):
+            raise ValueError(f"{len(at)} targets for {len(hole)} rows")
         params = self.params
-        result = np.empty((len(hole), NUM_HOLDINGS))
         later = np.flatnonzero(length > 0)
         if later.size:
-            result[later] = equity_rows(
+            equity_rows_into(
+                out,
+                at[later],
                 hole[later],
                 board[later],
                 length[later],
@@ -105,7 +128,21 @@ class EquityCache:
             )
         preflop = np.flatnonzero(length == 0)
         if preflop.size:
-            keys = PAIR_INDEX[hole[preflop, 0], hole[preflop, 1]].tolist()
-            samples, seed = params.preflop_samples, params.sample_seed
-            result[preflop] = np.stack([preflop_equities(key, samples, seed) for key in keys])
-        return result
+            keys = PAIR_INDEX[hole[preflop, 0], hole[preflop, 1]]
+            out[at[preflop]] = _preflop_table(keys, params.preflop_samples, params.sample_seed)
+
+
+@cache
+def _preflop_tables(samples: int, seed: int) -> tuple[Floats, npt.NDArray[np.bool_]]:
+    """Every holding's ``preflop_equities`` row as one ``(1326, 1326)`` table (11 MB), and
+    which rows are filled yet: rows of many tables are then gathered at once."""
+    return np.zeros((NUM_HOLDINGS, NUM_HOLDINGS)), np.zeros(NUM_HOLDINGS, dtype=np.bool_)
+
+
+def _preflop_table(keys: npt.NDArray[np.intp], samples: int, seed: int) -> Floats:
+    """The pre-flop equities of the holdings ``keys``, ``(len(keys), 1326)``."""
+    table, made = _preflop_tables(samples, seed)
+    for key in np.unique(keys[~made[keys]]).tolist():
+        table[key] = preflop_equities(key, samples, seed)
+        made[key] = True
+    return table[keys]

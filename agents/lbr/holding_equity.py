@@ -34,7 +34,7 @@ from agents.strength.board_kernels import rank_multiset_tables, rollout_rows
 from agents.strength.holdings import NUM_HOLDINGS
 from agents.strength.street_constants import kernel_constants
 
-__all__ = ["completion_sample", "equity_rows", "holding_equities"]
+__all__ = ["completion_sample", "equity_rows", "equity_rows_into", "holding_equities"]
 
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
@@ -96,22 +96,52 @@ def equity_rows(
         ValueError: on a board length other than 0, 3, 4, 5, shapes that do not fit, a card
             outside 0..51 or twice in a row, or ``samples < 1``.
     """
+    hole = np.asarray(holes, dtype=np.int64).reshape(-1, 2)
+    result = np.zeros((len(hole), NUM_HOLDINGS))
+    equity_rows_into(
+        result, np.arange(len(hole)), hole, boards, board_len, samples=samples, seed=seed
+    )
+    return result
+
+
+def equity_rows_into(
+    out: Floats,
+    targets: npt.ArrayLike,
+    holes: npt.ArrayLike,
+    boards: npt.ArrayLike,
+    board_len: npt.ArrayLike,
+    *,
+    samples: int,
+    seed: int = 0,
+) -> None:
+    """``equity_rows`` written to ``out[targets[i]]`` (``out``: ``(m, 1326)``, C-contiguous
+    float64; ``targets`` distinct), so that a caller keeping equities per table stores them
+    with no copy between.
+
+    Raises:
+        ValueError: as ``equity_rows``, and if ``out`` or ``targets`` do not fit.
+    """
     if not isinstance(samples, int) or samples < 1:
         raise ValueError(f"samples must be a positive integer, got {samples!r}")
     hole = np.asarray(holes, dtype=np.int64).reshape(-1, 2)
     k = len(hole)
     board = np.asarray(boards, dtype=np.int64).reshape(k, 5)
     length = np.asarray(board_len, dtype=np.int64).reshape(k)
+    at = np.asarray(targets, dtype=np.int64).reshape(-1)
+    if out.dtype != np.float64 or out.ndim != 2 or out.shape[1] != NUM_HOLDINGS:
+        raise ValueError(f"out must be (m, {NUM_HOLDINGS}) float64, got {out.dtype} {out.shape}")
+    if not out.flags.c_contiguous or not out.flags.writeable:
+        raise ValueError("out must be a writeable C-contiguous array")
+    if len(at) != k or (k and (int(at.min()) < 0 or int(at.max()) >= len(out))):
+        raise ValueError(f"targets must be {k} rows of out (0..{len(out) - 1})")
     if k and not ((length == 0) | ((length >= 3) & (length <= 5))).all():
         raise ValueError(f"board lengths must be 0, 3, 4 or 5, got {np.unique(length)}")
-    result = np.zeros((k, NUM_HOLDINGS))
     for n in (0, 3, 4, 5):
         rows = np.flatnonzero(length == n)
         if rows.size == 0:
             continue
         _check_cards(hole[rows], board[rows], n)
-        result[rows] = _rolled_out(hole[rows], board[rows, :n], samples, seed)
-    return result
+        _rolled_out(hole[rows], board[rows, :n], samples, seed, out, at[rows])
 
 
 def _check_cards(hole: Ints, board: Ints, n: int) -> None:
@@ -123,12 +153,13 @@ def _check_cards(hole: Ints, board: Ints, n: int) -> None:
         raise ValueError("a row holds a card twice")
 
 
-def _rolled_out(hole: Ints, board: Ints, samples: int, seed: int) -> Floats:
+def _rolled_out(
+    hole: Ints, board: Ints, samples: int, seed: int, out: Floats, targets: Ints
+) -> None:
     """Equities of rows of boards of ``n`` cards over the completion sample (the river: the
-    one board, a sample of one empty completion)."""
+    one board, a sample of one empty completion), row i into ``out[targets[i]]``."""
     k, n = board.shape
     c = kernel_constants()
-    result: Floats = np.empty((k, NUM_HOLDINGS))
     full = np.zeros((k, 5), dtype=np.int64)
     full[:, :n] = board
     rollout_rows(
@@ -144,6 +175,6 @@ def _rolled_out(hole: Ints, board: Ints, samples: int, seed: int) -> Floats:
         c.look,
         c.flush,
         *rank_multiset_tables(),
-        result,
+        out,
+        readonly(targets, np.int64),
     )
-    return result

@@ -116,8 +116,9 @@ def rollout_rows(
     memo_tables: npt.NDArray[np.int16],
     memo_made: npt.NDArray[np.bool_],
     out: npt.NDArray[np.float64],
+    targets: npt.NDArray[np.int64],
 ) -> None:
-    """Per row (into ``out[row]``), the own hand's equity against every holding: its
+    """Per row (into ``out[targets[row]]``), the own hand's equity against every holding: its
     showdown score (1 ahead, 1/2 tied) summed over the completions of its board by
     ``sample`` (positions among the cards it does not see, ascending) that meet neither
     hand, over their number (1/2 if there are none; 0 for the holdings through the row's
@@ -171,10 +172,12 @@ def rollout_rows(
                 in_by_suit[card & 3] += 1
         class_sum[:] = 0.0
         delta[:] = 0.0
-        through[:] = 0.0
-        drawn_count[:] = 0
-        both[:] = 0.0
-        both_count[:] = 0
+        if n < 5:  # only completions that draw cards touch (and the last pass reads) these
+            through[:] = 0.0
+            drawn_count[:] = 0
+        if n < 4:
+            both[:] = 0.0
+            both_count[:] = 0
         for s in range(samples):
             for b in range(n, 5):
                 full[b] = unseen[sample[s, b - n]]
@@ -276,16 +279,37 @@ def rollout_rows(
                         delta[pair_index[low, high]] += score - wins[_class(low, high)]
             for b in range(n, 5):
                 drawn[full[b]] = False
-        equity = out[row]
-        for h in range(NUM_HOLDINGS):  # in holding order: the per-holding sums read in turn
-            low, high = _LOW[h], _HIGH[h]
-            if known[low] or known[high]:
-                equity[h] = 0.0
-                continue
-            count = samples - (drawn_count[low] + drawn_count[high] - both_count[h])
-            off = through[low, high >> 2] + through[high, low >> 2] - both[h]
-            score = class_sum[_class(low, high)] - off + delta[h]
-            equity[h] = score / count if count > 0 else 0.5
+        equity = out[targets[row]]
+        # In holding order: the per-holding sums read in turn. With fewer cards drawn the
+        # sums through drawn cards are zero and left out (adding or taking off 0.0 changes
+        # no bit).
+        if n == 5:
+            for h in range(NUM_HOLDINGS):
+                low, high = _LOW[h], _HIGH[h]
+                if known[low] or known[high]:
+                    equity[h] = 0.0
+                    continue
+                equity[h] = (class_sum[_class(low, high)] + delta[h]) / samples
+        elif n == 4:
+            for h in range(NUM_HOLDINGS):
+                low, high = _LOW[h], _HIGH[h]
+                if known[low] or known[high]:
+                    equity[h] = 0.0
+                    continue
+                count = samples - (drawn_count[low] + drawn_count[high])
+                off = through[low, high >> 2] + through[high, low >> 2]
+                score = class_sum[_class(low, high)] - off + delta[h]
+                equity[h] = score / count if count > 0 else 0.5
+        else:
+            for h in range(NUM_HOLDINGS):
+                low, high = _LOW[h], _HIGH[h]
+                if known[low] or known[high]:
+                    equity[h] = 0.0
+                    continue
+                count = samples - (drawn_count[low] + drawn_count[high] - both_count[h])
+                off = through[low, high >> 2] + through[high, low >> 2] - both[h]
+                score = class_sum[_class(low, high)] - off + delta[h]
+                equity[h] = score / count if count > 0 else 0.5
 
 
 @uncached_kernel
