@@ -9,9 +9,10 @@ given as we know it. It can then make our raise, to show the opponent's view whe
 answers, and take it back.
 
 The shadow keeps each table's hand between our decisions, so a decision costs engine steps
-only for the log entries that are new since the last one: at a batch of ours, every table
-moves one new entry per step, and the opponent's decisions come in as many groups as the most
-new decisions of a table (each group costs the opponent's policy a call). A table whose hand
+only for the log entries that are new since the last one. At a batch of ours every table
+moves through its own entries to the opponent's next new decision, so the opponent's
+decisions come in as many groups as the most new decisions of the opponent's at a table
+(each group costs the opponent's policy a call), not as many as the most new entries. A table whose hand
 the shadow does not follow (a new hand, or one its caller restarted) is dealt again and
 replayed from the start, without yielding what its caller has seen.
 """
@@ -96,14 +97,29 @@ class ShadowTables:
         for d in range(int(behind.max(initial=0))):
             self._step(tables, self._replayed[tables] + d, d < behind)
         me = batch.seat.astype(np.intp)
-        for d in range(int((length - start).max(initial=0))):
-            position = start + d
-            moving = position < length
-            theirs = np.flatnonzero(moving & (self.shadow.actor[tables] != me))
-            if theirs.size:
-                actions = batch.log_action[theirs, position[theirs]].astype(np.intp)
-                yield OpponentDecisions(theirs, self.views(theirs), actions)
-            self._step(tables, position, moving)
+        position = start.copy()
+        while True:
+            # Every row through our own entries to its next decision of the opponent's (or
+            # its log's end): the opponent's k-th new decisions of all rows then come as one
+            # group, whatever entries of ours lie between.
+            while True:
+                left = position < length
+                actor = self.shadow.actor[tables]
+                ours = left & (actor == me)
+                stuck = left & (actor != me) & (actor != 1 - me)
+                if stuck.any():  # nobody to act: the log does not replay (``_step`` says why)
+                    self._step(tables, position, stuck)
+                if not ours.any():
+                    break
+                self._step(tables, position, ours)
+                position += ours
+            theirs = np.flatnonzero(left)
+            if theirs.size == 0:
+                break
+            actions = batch.log_action[theirs, position[theirs]].astype(np.intp)
+            yield OpponentDecisions(theirs, self.views(theirs), actions)
+            self._step(tables, position, left)
+            position += left
         self._replayed[tables] = length
         ours = self.shadow.actor[tables] != me
         if ours.any():
