@@ -32,9 +32,10 @@ from envs import _evaluator_tables as _t
 
 __all__ = ["BoardArrays", "board_arrays"]
 
+Int8s = npt.NDArray[np.int8]
 Int16s = npt.NDArray[np.int16]
 Int64s = npt.NDArray[np.int64]
-BoardArrays = tuple[Int64s, Int64s, Int64s, Int64s, Int64s, Int16s, Int16s, Int16s, Int64s, Int16s]
+BoardArrays = tuple[Int64s, Int64s, Int64s, Int64s, Int64s, Int16s, Int16s, Int16s, Int64s, Int8s]
 """``board_arrays``' result, as ``holding_values`` reads it."""
 
 
@@ -102,7 +103,7 @@ def _groups(m: int, slots: Int64s, i: int, group: Int64s, first: Int64s, last: I
 
 
 @kernel
-def _removal(m: int, slots: Int64s, matrix: Int64s, cube: Int16s) -> Int16s:
+def _removal(m: int, slots: Int64s, matrix: Int64s, cube: Int16s) -> Int8s:
     """``removal[i, k, j]``: twice the share of the holding o = {i, k} in the rises of
     h = {i, j} (ahead + tied / 2 over the next cards where o is tied now, ahead / 2 where h
     is tied with it now, 0 where o is behind now or meets h); stored with j last, so that
@@ -116,8 +117,12 @@ def _removal(m: int, slots: Int64s, matrix: Int64s, cube: Int16s) -> Int16s:
     term per group, 13 to 24 of them, not one per card), the same for all k of a group
     (counted once per group of k, for all j in SIMD lanes), less its terms at z = j and
     z = k, ``[same[j] > C[j, k]]`` and ``[C[j, k] > same[k]]``: O(m^2 + m groups^2) per
-    card i, not O(m^3)."""
-    removal = np.empty((m, m, m), dtype=np.int16)
+    card i, not O(m^3).
+
+    Stored as ``int8`` (a count is at most twice the ``m - 3`` next cards, 92): half the
+    bytes of ``int16``, which a kept board holds (and a new one faults in) and every
+    ``holding_values`` call reads; the counts themselves are the same."""
+    removal = np.empty((m, m, m), dtype=np.int8)
     group = np.zeros(m, dtype=np.int64)
     first = np.empty(m, dtype=np.int64)
     last = np.empty(m, dtype=np.int64)
@@ -163,7 +168,7 @@ def _removal(m: int, slots: Int64s, matrix: Int64s, cube: Int16s) -> Int16s:
                 beaten = beaten_by[j] - np.int16(same[j] > pair) - np.int16(pair > mark)
                 tied = tied_with[j] - np.int16(same[j] == pair) - np.int16(pair == mark)
                 rises = beaten + np.int16(there > now[j]) * (beaten + tied)
-                removal[i, k, j] = np.int16(there >= now[j]) * rises
+                removal[i, k, j] = np.int8(np.int16(there >= now[j]) * rises)
             removal[i, k, i] = removal[i, k, k] = 0
     return removal
 
@@ -384,5 +389,5 @@ def board_arrays(
         finals = np.empty((0, 1), dtype=np.int16)
         group_ends = np.empty((0, 1), dtype=np.int16)
         counts = np.empty(0, dtype=np.int64)
-        removal = np.empty((0, 0, 0), dtype=np.int16)
+        removal = np.empty((0, 0, 0), dtype=np.int8)
     return ranks, holding, rows, first, last, points, finals, group_ends, counts, removal

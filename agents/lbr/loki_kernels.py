@@ -33,6 +33,7 @@ from agents.jit import kernel
 __all__ = ["holding_values"]
 
 Array = npt.NDArray[np.float64]
+Int8s = npt.NDArray[np.int8]
 Int16s = npt.NDArray[np.int16]
 Int64s = npt.NDArray[np.int64]
 
@@ -154,7 +155,7 @@ def _rises(
 
 
 @kernel
-def _shared(m: int, wmatrix: Array, removal: Int16s, rises: Array) -> None:
+def _shared(m: int, wmatrix: Array, removal: Int8s, rises: Array) -> None:
     """Take off ``rises`` the holdings o through a card of h (o = {i, k}, h = {i, j}): per
     card i, each h's shares subtracted in the order of k (the same sums to the last bit as
     one h after the other), all the h through i at once (``removal[i, k]`` holds their
@@ -186,7 +187,7 @@ def holding_values(
     finals: Int16s,
     group_ends: Int16s,
     counts: Int64s,
-    removal: Int16s,
+    removal: Int8s,
     field: Array,
     hs1_out: Array,
     ppot_out: Array,
