@@ -11,21 +11,30 @@ rounds; the figure is the median over rounds and the ratio is of the medians of 
 ``--loki-scalar-hands`` scalar, in the same alternating rounds. The pre-flop equities (1,326
 roll-outs, kept per process) and the compiled kernels are built before timing.
 
-Against an earlier commit (``--against REV``, default ``74e1e13``, the code before BPP's
-type belief and the shadow hands kept between decisions; ``3bcb3ea`` is the code before the
-rank-class roll-outs and the one-pass range kernels; ``none`` to skip): the batched matches of
+Against an earlier commit (``--against REV``, default ``c67c29d``, the code before the
+equities written in place and the opponent's decisions grouped by its own order; ``74e1e13``
+is the code before BPP's type belief and the shadow hands kept between decisions,
+``3bcb3ea`` before the rank-class roll-outs and the one-pass range kernels; ``none`` to
+skip): the batched matches of
 both trees, each in a fresh process (``PYTHONPATH`` set to a temporary git worktree of REV, as
 ``benchmarks/bench_ab.py`` does, with its helpers) that computes every pre-flop equity and plays a
 warm-up match before timing, in the same alternating rounds; the speed-up is REV's CPU time
 over this tree's.
+
+By table count (``--tables``, default 400, 800, 1,600 and 3,200; ``none`` to skip): the
+batched ``lbr-bpp`` against ``bpp`` match of ``--hands`` hands with as many tables (sessions
+of two seatings: half as many sessions), each a fresh process as above, in alternating
+rounds. Every step of the engine and every call of the agents costs some Python whatever
+the number of rows, so fewer tables cost more per hand; the commands of
+``results/exploitability.md`` play 400.
 
 Where the time goes: one more batched ``lbr-bpp`` against ``bpp`` match under ``cProfile``,
 its time split by the functions named in ``PARTS`` (cumulative, so each part includes what it
 calls; the rest is the engine, the runner and the opponent's own decisions).
 
     python benchmarks/bench_lbr.py [--hands 40000] [--deals 50] [--scalar-hands 1000] \\
-        [--loki-hands 2000] [--loki-scalar-hands 300] [--rounds 2] [--against 74e1e13] \\
-        [--write results/benchmarks.md]
+        [--loki-hands 2000] [--loki-scalar-hands 300] [--rounds 2] [--against c67c29d] \\
+        [--tables 400,800,1600,3200] [--write results/benchmarks.md]
 """
 
 from __future__ import annotations
@@ -66,8 +75,11 @@ TARGET = 5_000
 """Issue 23: ``lbr-bpp`` against ``bpp``, batched hands per CPU-second."""
 LOKI_TARGET = 500
 """Issue 23: ``lbr-loki`` against ``loki``, hands per CPU-second."""
-BEFORE = "74e1e13"
-"""The commit before BPP's type belief and the kept shadow hands (2026-11-27)."""
+BEFORE = "c67c29d"
+"""The commit before the in-place equities and the opponent's decisions grouped by its own
+order (2026-11-27, night)."""
+TABLES = "400,800,1600,3200"
+"""Table counts of the ``lbr-bpp`` sweep."""
 CHILD = """
 import os
 os.environ["OMP_NUM_THREADS"] = "1"
@@ -130,6 +142,38 @@ def compare(args: argparse.Namespace, against: str) -> dict[str, dict[str, list[
     return rates
 
 
+def by_tables(args: argparse.Namespace, counts: list[int]) -> dict[int, list[float]]:
+    """Batched ``lbr-bpp`` against ``bpp`` hands per CPU-second at each table count, fresh
+    processes of this tree, alternating the order of the counts."""
+    rates: dict[int, list[float]] = {count: [] for count in counts}
+    agents = SETUPS["lbr-bpp vs bpp"]
+    for r in range(args.rounds):
+        for count in counts if r % 2 == 0 else counts[::-1]:
+            rates[count].append(run(ROOT, CHILD, json.dumps([agents, args.hands, count // 2])))
+        print(f"by tables: round {r + 1}/{args.rounds} done", file=sys.stderr)
+    return rates
+
+
+def report_tables(rates: dict[int, list[float]], args: argparse.Namespace) -> list[str]:
+    """The sweep as markdown lines."""
+    lines = [
+        f"By table count (`lbr-bpp vs bpp`, batched, {args.hands:,} hands, each match a fresh "
+        "process after a warm-up; medians of the alternating rounds, each round's figure in "
+        "brackets):",
+        "",
+        "| tables (sessions x 2 seatings) | deals per table | hands/CPU-s | target |",
+        "|---:|---:|---:|---|",
+    ]
+    for count, figures in rates.items():
+        rate = statistics.median(figures)
+        met = "met" if rate >= TARGET else "**not met**"
+        lines.append(
+            f"| {count:,} | {args.hands // count:,} | {rate:,.0f} "
+            f"[{', '.join(f'{x:,.0f}' for x in figures)}] | >= {TARGET:,} ({met}) |"
+        )
+    return lines
+
+
 def sizes(args: argparse.Namespace, setup: str, engine: str) -> tuple[int, int]:
     """Hands and sessions of one timed match."""
     if engine == "scalar":
@@ -180,9 +224,17 @@ def main(argv: list[str] | None = None) -> int:
         default=BEFORE,
         help=f"also time this earlier commit's batched matches (default {BEFORE}; 'none')",
     )
+    parser.add_argument(
+        "--tables",
+        default=TABLES,
+        help=f"table counts of the lbr-bpp sweep, even numbers (default {TABLES}; 'none')",
+    )
     parser.add_argument("--write", type=Path, help="write the figures as markdown here")
     args = parser.parse_args(argv)
     against = None if args.against.lower() == "none" else args.against
+    counts = [] if args.tables.lower() == "none" else [int(x) for x in args.tables.split(",")]
+    if any(count < 2 or count % 2 for count in counts):
+        parser.error(f"--tables must list even numbers of at least 2, got {args.tables!r}")
 
     for key in range(NUM_HOLDINGS):  # the pre-flop equities every LBR reads, once
         preflop_equities(key, 500, 0)
@@ -198,10 +250,13 @@ def main(argv: list[str] | None = None) -> int:
                 rates[setup][engine].append(rate(agents, hands, runs, engine))
         print(f"round {r + 1}/{args.rounds} done", file=sys.stderr)
     earlier = compare(args, against) if against else None
+    tables = by_tables(args, counts) if counts else None
     total, parts = profile_parts(args)
     lines = report(rates, total, parts, args)
     if earlier and against:
         lines += ["", *report_against(earlier, against)]
+    if tables:
+        lines += ["", *report_tables(tables, args)]
     lines.insert(
         2, f"Load average {load_before:.1f} before timing, {os.getloadavg()[0]:.1f} after."
     )

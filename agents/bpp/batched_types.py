@@ -220,8 +220,7 @@ def _holding_types(
     for h in range(count):
         first, second = np.int64(holdings[h, 0]), np.int64(holdings[h, 1])
         cards[h] = (np.int64(1) << first) | (np.int64(1) << second)
-        low, high = min(first >> 2, second >> 2), max(first >> 2, second >> 2)
-        rank_class[h] = low + 13 * high
+        rank_class[h] = min(first >> 2, second >> 2) + 13 * max(first >> 2, second >> 2)
         suit_bits[h] = (1 << (first & 3)) | (1 << (second & 3))
         if (first & 3) == (second & 3):
             suit_bits[h] |= 1 << (4 + (first & 3))

@@ -12,9 +12,9 @@ The shadow keeps each table's hand between our decisions, so a decision costs en
 only for the log entries that are new since the last one. At a batch of ours every table
 moves through its own entries to the opponent's next new decision, so the opponent's
 decisions come in as many groups as the most new decisions of the opponent's at a table
-(each group costs the opponent's policy a call), not as many as the most new entries. A table whose hand
-the shadow does not follow (a new hand, or one its caller restarted) is dealt again and
-replayed from the start, without yielding what its caller has seen.
+(each group costs the opponent's policy a call), not as many as the most new entries. A
+table whose hand the shadow does not follow (a new hand, or one its caller restarted) is dealt
+again and replayed from the start, without yielding what its caller has seen.
 """
 
 from __future__ import annotations

@@ -21,8 +21,13 @@ from agents.baselines import CallAgent, RandomAgent, RuleAgent
 from agents.bpp import BPPAgent, BPPCurvesAgent, deterministic_bpp
 from agents.lbr import LBRParams, LocalBestResponse, Lookahead, ShadowBayesian, ShadowLoki
 from agents.lbr.batched_lbr import BatchedLBR
-from agents.lbr.equity_cache import preflop_equities
-from agents.lbr.holding_equity import completion_sample, equity_rows, holding_equities
+from agents.lbr.equity_cache import EquityCache, preflop_equities
+from agents.lbr.holding_equity import (
+    completion_sample,
+    equity_rows,
+    equity_rows_into,
+    holding_equities,
+)
 from agents.lbr.probe_memo import ProbeMemo
 from agents.lbr.range_policy import CardIndependent, RangePolicy, VectorRule
 from agents.loki import Loki, Loki2, loki_som
@@ -184,6 +189,36 @@ def test_equities_do_not_depend_on_the_batch() -> None:
     sampled = lengths < 4
     assert not np.array_equal(together[sampled], again[sampled])  # another fixed sample
     np.testing.assert_array_equal(together[~sampled], again[~sampled])  # exact
+
+
+def test_equities_written_in_place_are_the_rows_and_touch_nothing_else() -> None:
+    """``EquityCache.fill`` (pre-flop rows from the table of every holding, the others rolled
+    out straight into ``out``) writes exactly ``rows`` at the targets; bad targets or
+    buffers are refused."""
+    rng = np.random.default_rng(8)
+    cards = np.argsort(rng.random((10, 52)), axis=1)[:, :7]
+    lengths = np.array([0, 3, 4, 5, 0, 3, 4, 5, 3, 0])
+    cache = EquityCache(LBRParams(preflop_samples=30, flop_samples=25, sample_seed=2))
+    expected = cache.rows(cards[:, :2], cards[:, 2:], lengths)
+    out = np.full((16, NUM_HOLDINGS), -1.0)
+    targets = rng.permutation(16)[:10]
+    cache.fill(out, targets, cards[:, :2], cards[:, 2:], lengths)
+    np.testing.assert_array_equal(out[targets], expected)
+    untouched = np.setdiff1d(np.arange(16), targets)
+    assert (out[untouched] == -1.0).all()
+    for i in (0, 1, 2, 3):  # and each row as the one-row roll-out gives it
+        board = tuple(int(c) for c in cards[i, 2 : 2 + lengths[i]])
+        alone = cache.one((int(cards[i, 0]), int(cards[i, 1])), board)
+        np.testing.assert_array_equal(expected[i], alone)
+    hole, board, length = cards[1:2, :2], cards[1:2, 2:], lengths[1:2]
+    with pytest.raises(ValueError, match="targets must be 1 rows of out"):
+        equity_rows_into(out, [16], hole, board, length, samples=5)
+    with pytest.raises(ValueError, match="out must be"):
+        equity_rows_into(out[:, :-1], [0], hole, board, length, samples=5)
+    with pytest.raises(ValueError, match="C-contiguous"):
+        equity_rows_into(np.asfortranarray(out), [0], hole, board, length, samples=5)
+    with pytest.raises(ValueError, match="2 targets for 1 rows"):
+        cache.fill(out, [0, 1], hole, board, length)
 
 
 def test_turn_equities_equal_evaluation_over_every_river() -> None:

@@ -81,3 +81,27 @@ def test_a_probed_raise_is_taken_back_and_a_bad_log_refused() -> None:
     lying = batch.take([0], log_seat=np.array([[0] + [0] * (batch.log_seat.shape[1] - 1)]))
     with pytest.raises(ValueError, match="does not replay"):
         list(other.opponent_decisions(lying, np.zeros(1, dtype=np.intp)))
+
+
+def test_the_opponents_decisions_come_grouped_by_their_order_among_its_own() -> None:
+    """Table 0: the opponent (small blind) called, nothing of ours in between; table 1: we
+    called, it raised; table 2: we called, it checked, then it checked the flop. Its first
+    new decisions at the three tables are one group (one call of its policy), though they
+    lie at log positions 0, 1 and 1; its second (table 2's flop check) is the next."""
+    rules = Rules()
+    plays = [(1, [Action.CALL]), (0, [Action.CALL, Action.RAISE]), (0, [Action.CALL] * 3)]
+    hands = []
+    for t, (button, actions) in enumerate(plays):
+        hand = Hand(rules, deal_deck(2, t).tolist(), button=button, hand_id=0)
+        for action in actions:
+            hand.act(action)
+        assert hand.actor == 0
+        hands.append(hand)
+    batch = decision_batch([h.view(0) for h in hands], [0, 1, 2])
+    shadow = ShadowTables(rules, 3)
+    groups = [
+        (rows.tolist(), actions.tolist(), views.street.tolist())
+        for rows, views, actions in shadow.opponent_decisions(batch, np.zeros(3, np.intp))
+    ]
+    call, check, raise_ = int(Action.CALL), int(Action.CALL), int(Action.RAISE)
+    assert groups == [([0, 1, 2], [call, raise_, check], [0, 0, 0]), ([2], [check], [1])]
