@@ -5,7 +5,7 @@ roll-outs (``rollout_rows``) and one board's subsets for its all-holdings values
 The two public kernels call another module's kernels, so they are compiled without a disk
 cache (``agents.jit.uncached_kernel``): a cached copy would keep running the blocks' old code
 after an edit there. They compile once per process, in about a second. Their helpers here
-(``_class``, ``_pair_rank``, ``_score``, ``_multiset_index``) call nothing outside and are cached.
+(``_class``, ``_pair_rank``, ``_halves``, ``_multiset_index``) call nothing outside and are cached.
 """
 
 from __future__ import annotations
@@ -96,8 +96,9 @@ def _multiset_index(counts: npt.NDArray[np.int64]) -> int:
 
 
 @kernel
-def _score(mine: int, rank: int) -> float:
-    return 1.0 if mine > rank else (0.5 if mine == rank else 0.0)
+def _halves(mine: int, rank: int) -> int:
+    """The own hand's showdown score against ``rank`` in halves: 2 ahead, 1 tied, 0 behind."""
+    return int(mine > rank) + int(mine >= rank)
 
 
 @uncached_kernel
@@ -140,14 +141,16 @@ def rollout_rows(
     full = np.empty(5, dtype=np.int64)
     board_counts = np.empty(13, dtype=np.int64)
     suits = np.empty(4, dtype=np.int64)
-    wins = np.zeros(169, dtype=np.float64)
+    # Scores are counted in halves, in int32: eight SIMD lanes where float64 has four, and
+    # every sum exact (at most twice the completions), as the float sums of halves were.
+    wins = np.zeros(169, dtype=np.int32)
     in_suit = np.empty(52, dtype=np.int64)
     off_suit = np.empty(52, dtype=np.int64)
-    class_sum = np.empty(169, dtype=np.float64)
-    delta = np.empty(out.shape[1], dtype=np.float64)  # the flushes' corrections
-    through = np.empty((52, 13), dtype=np.float64)  # by drawn card and the other's rank
+    class_sum = np.empty(169, dtype=np.int32)
+    delta = np.empty(out.shape[1], dtype=np.int32)  # the flushes' corrections
+    through = np.empty((52, 13), dtype=np.int32)  # by drawn card and the other's rank
     drawn_count = np.empty(52, dtype=np.int64)
-    both = np.empty(out.shape[1], dtype=np.float64)  # by holding of two drawn cards
+    both = np.empty(out.shape[1], dtype=np.int32)  # by holding of two drawn cards
     both_count = np.empty(out.shape[1], dtype=np.int64)
     by_suit = np.empty((4, 13), dtype=np.int64)  # the row's unseen cards of each suit
     in_by_suit = np.empty(4, dtype=np.int64)
@@ -170,13 +173,13 @@ def rollout_rows(
                 u += 1
                 by_suit[card & 3, in_by_suit[card & 3]] = card
                 in_by_suit[card & 3] += 1
-        class_sum[:] = 0.0
-        delta[:] = 0.0
+        class_sum[:] = 0
+        delta[:] = 0
         if n < 5:  # only completions that draw cards touch (and the last pass reads) these
-            through[:] = 0.0
+            through[:] = 0
             drawn_count[:] = 0
         if n < 4:
-            both[:] = 0.0
+            both[:] = 0
             both_count[:] = 0
         for s in range(samples):
             for b in range(n, 5):
@@ -201,8 +204,10 @@ def rollout_rows(
             below_flushes = mine < _FLUSH_FLOOR  # then every flush scores 0, unranked
             # All 169 entries, in SIMD lanes: those of no rank class (low rank above high)
             # are scored too but never read.
+            mine32 = np.int32(mine)  # ranks fit: int32 lanes throughout
             for c in range(169):
-                score = _score(mine, int(table[c]))
+                rank = np.int32(table[c])
+                score = np.int32(mine32 > rank) + np.int32(mine32 >= rank)
                 wins[c] = score
                 class_sum[c] += score
             for b in range(n, 5):
@@ -246,33 +251,33 @@ def rollout_rows(
                     first = in_suit[t]
                     for v in range(t + 1, suited):  # ascending: first < in_suit[v]
                         second = in_suit[v]
-                        score = 0.0
+                        score = 0
                         if not below_flushes:
                             rank = _pair_rank(
                                 key, mask, first, second, card_keys, flush_keys, table, flush
                             )
-                            score = _score(mine, rank)
+                            score = _halves(mine, rank)
                         delta[pair_index[first, second]] += score - wins[_class(first, second)]
                     if suits[suit] < 4 or others == 0:
                         continue
                     low, high = min(first, off_suit[0]), max(first, off_suit[0])
-                    score = 0.0
+                    score = 0
                     if not below_flushes:
                         rank = _pair_rank(
                             key, mask, low, high, card_keys, flush_keys, table, flush
                         )
-                        score = _score(mine, rank)
+                        score = _halves(mine, rank)
                     for v in range(others):
                         low, high = min(first, off_suit[v]), max(first, off_suit[v])
                         delta[pair_index[low, high]] += score - wins[_class(low, high)]
                 if suits[suit] < 5 or others < 2:
                     continue
-                score = 0.0
+                score = 0
                 if not below_flushes:
                     rank = _pair_rank(
                         key, mask, off_suit[0], off_suit[1], card_keys, flush_keys, table, flush
                     )
-                    score = _score(mine, rank)
+                    score = _halves(mine, rank)
                 for t in range(others):  # the board's own flush
                     for v in range(t + 1, others):
                         low, high = off_suit[t], off_suit[v]
@@ -280,16 +285,17 @@ def rollout_rows(
             for b in range(n, 5):
                 drawn[full[b]] = False
         equity = out[targets[row]]
-        # In holding order: the per-holding sums read in turn. With fewer cards drawn the
-        # sums through drawn cards are zero and left out (adding or taking off 0.0 changes
-        # no bit).
+        # In holding order: the per-holding sums read in turn, in halves (exact; the float
+        # of the halves' sum is the sum the floats of halves made). With fewer cards drawn
+        # the sums through drawn cards are zero and left out.
         if n == 5:
             for h in range(NUM_HOLDINGS):
                 low, high = _LOW[h], _HIGH[h]
                 if known[low] or known[high]:
                     equity[h] = 0.0
                     continue
-                equity[h] = (class_sum[_class(low, high)] + delta[h]) / samples
+                halves = class_sum[_class(low, high)] + delta[h]
+                equity[h] = (0.5 * halves) / samples
         elif n == 4:
             for h in range(NUM_HOLDINGS):
                 low, high = _LOW[h], _HIGH[h]
@@ -298,8 +304,8 @@ def rollout_rows(
                     continue
                 count = samples - (drawn_count[low] + drawn_count[high])
                 off = through[low, high >> 2] + through[high, low >> 2]
-                score = class_sum[_class(low, high)] - off + delta[h]
-                equity[h] = score / count if count > 0 else 0.5
+                halves = class_sum[_class(low, high)] - off + delta[h]
+                equity[h] = (0.5 * halves) / count if count > 0 else 0.5
         else:
             for h in range(NUM_HOLDINGS):
                 low, high = _LOW[h], _HIGH[h]
@@ -308,8 +314,8 @@ def rollout_rows(
                     continue
                 count = samples - (drawn_count[low] + drawn_count[high] - both_count[h])
                 off = through[low, high >> 2] + through[high, low >> 2] - both[h]
-                score = class_sum[_class(low, high)] - off + delta[h]
-                equity[h] = score / count if count > 0 else 0.5
+                halves = class_sum[_class(low, high)] - off + delta[h]
+                equity[h] = (0.5 * halves) / count if count > 0 else 0.5
 
 
 @uncached_kernel
