@@ -206,10 +206,10 @@ def rollout_rows(
             # are scored too but never read.
             mine32 = np.int32(mine)  # ranks fit: int32 lanes throughout
             for c in range(169):
-                rank = np.int32(table[c])
-                score = np.int32(mine32 > rank) + np.int32(mine32 >= rank)
-                wins[c] = score
-                class_sum[c] += score
+                lane_rank = np.int32(table[c])
+                lane_halves = np.int32(mine32 > lane_rank) + np.int32(mine32 >= lane_rank)
+                wins[c] = lane_halves
+                class_sum[c] += lane_halves
             for b in range(n, 5):
                 drawn[full[b]] = True
             # Holdings through a drawn card are off this completion. Their class scores are
