@@ -107,16 +107,25 @@ class BatchedBayesianPlayer:
         self._check(batch.rules, batch.tables, batch.seat)
         return self.belief.win_probability(batch)
 
-    def type_probabilities(self, batch: DecisionBatch) -> Array:
+    def type_probabilities(self, batch: DecisionBatch, *, hypothetical: bool = False) -> Array:
         """``(k, 27, 3)``: the probabilities this BPP would play at each row with each of its
         current types (``agents.bpp.hand_types``) in place of its cards, which are ignored.
         Each table follows its hand in a ``TypeBelief`` of its own, so a table serves either
-        this method or ``probabilities``; ``end_hands`` drops a hand asked about that did not
-        happen."""
+        this method or ``probabilities``. ``hypothetical``: the rows show hands that did not
+        happen (an action only considered, last in the log); each table's hand then goes on
+        from where it was before this call."""
         self._check(batch.rules, batch.tables, batch.seat)
         if self._types is None:
             self._types = TypeBelief(self.belief.tables, self.model, self.num_seats)
-        return self.play(self._types.win_probabilities(batch), batch)
+        types = self._types
+        if not hypothetical:
+            return self.play(types.win_probabilities(batch), batch)
+        tables = batch.tables.astype(np.intp)
+        saved = types.save(tables)
+        try:
+            return self.play(types.win_probabilities(batch), batch)
+        finally:
+            types.restore(tables, saved)
 
     def end_hands(self, tables: Index) -> None:
         """Forget the hands in progress at ``tables`` (they will be asked about afresh)."""

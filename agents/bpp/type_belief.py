@@ -59,6 +59,27 @@ class TypeBelief:
         """Drop the hands in progress at ``tables``."""
         self._in_hand[tables] = False
 
+    def save(self, tables: Index) -> tuple[npt.NDArray[np.generic], ...]:
+        """A copy of the state of ``tables`` (distinct), for ``restore`` after a hand that did
+        not happen was asked about there: the hand that did then goes on from where it
+        was, with no need to absorb its log again."""
+        return tuple(a[tables] for a in self._state())
+
+    def restore(self, tables: Index, saved: tuple[npt.NDArray[np.generic], ...]) -> None:
+        """Put back the state ``save`` copied at ``tables``."""
+        for array, copy in zip(self._state(), saved, strict=True):
+            array[tables] = copy
+
+    def _state(self) -> tuple[npt.NDArray[np.generic], ...]:
+        return (
+            self._likelihood,
+            self._lam,
+            self._street,
+            self._seen,
+            self._hand_id,
+            self._in_hand,
+        )
+
     def win_probabilities(self, batch: DecisionBatch) -> Array:
         """``(k, 27)``: P(BPP beats every opponent still in the hand) with each type."""
         model = self.model

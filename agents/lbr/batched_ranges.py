@@ -206,9 +206,8 @@ class BatchedShadowBayesian:
         types = self._types(tables, batch.board, batch.street)
         rows = np.zeros((k, _C + 1, 3))
         rows[:, _C, _CALL] = 1.0
-        rows[:, :_C] = self.bpp.type_probabilities(batch)
-        if probe:  # a hand that did not happen: the belief must not keep it
-            self.bpp.end_hands(tables)
+        # A probe shows a hand that did not happen: the belief goes back to where it was.
+        rows[:, :_C] = self.bpp.type_probabilities(batch, hypothetical=probe)
         return RangeAnswer(rows, types)
 
     def _types(
