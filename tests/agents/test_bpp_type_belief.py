@@ -91,3 +91,36 @@ def test_a_hand_dropped_after_a_probe_is_followed_afresh() -> None:
     agent.end_hands(np.arange(tables))
     np.testing.assert_array_equal(agent.type_probabilities(views), first)
     assert agent.nbytes > BatchedBPP(tables).nbytes  # the type twin's state is counted
+
+
+def test_a_hypothetical_hand_leaves_the_real_one_where_it_was() -> None:
+    """BPP (the big blind) raised; asked about the small blind's re-raise that did not
+    happen (``hypothetical``), then, after the small blind's call, at the flop: its answers
+    there equal, to the bit, those of a twin never asked about the re-raise, and those of one
+    that dropped the hand and absorbed its log afresh."""
+    rules, tables = Rules(), 4
+    batch = HandBatch(rules, tables)
+    decks = random_decks(np.random.default_rng(2), count=tables, cards=9)
+    batch.start(np.arange(tables), decks, 0, np.arange(tables))
+    everywhere = np.arange(tables)
+    asked, unasked, restarted = (BatchedBPP(tables) for _ in range(3))
+    for agent in (asked, unasked, restarted):
+        agent.start_tables(everywhere, np.ones(tables, dtype=np.int8))
+    batch.step(np.full(tables, 1))  # the small blind calls: the big blind decides
+    first = decisions_at(batch, everywhere)
+    for agent in (asked, unasked, restarted):
+        agent.type_probabilities(first)
+    batch.step(np.full(tables, 2))  # the big blind raises
+    saved = batch.save(everywhere)
+    batch.step(np.full(tables, 2))  # a re-raise only considered
+    probe = decisions_at(batch, everywhere)
+    asked.type_probabilities(probe, hypothetical=True)
+    restarted.type_probabilities(probe)
+    restarted.end_hands(everywhere)
+    batch.restore(saved)
+    batch.step(np.full(tables, 1))  # the small blind calls: the flop, the big blind first
+    flop = decisions_at(batch, everywhere)
+    assert flop.street.tolist() == [1] * tables
+    expected = unasked.type_probabilities(flop)
+    np.testing.assert_array_equal(asked.type_probabilities(flop), expected)
+    np.testing.assert_array_equal(restarted.type_probabilities(flop), expected)
