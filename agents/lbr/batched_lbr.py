@@ -29,7 +29,6 @@ from agents.lbr.values import TIE
 from agents.strength.holdings import (
     NUM_HOLDINGS,
     PAIR_INDEX,
-    dead_holdings,
     seen_cards,
     unseen_cards,
 )
@@ -69,11 +68,6 @@ def _columns(
             actions = np.full(where.size, action)
             column[where] = answer.column(actions)[answer_row[where]]
     return columns[0], columns[1], columns[2]
-
-
-def _dead(cards: npt.NDArray[np.integer], lengths: npt.ArrayLike) -> npt.NDArray[np.bool_]:
-    """``(k, 1326)``: the holdings meeting the first ``lengths[i]`` cards of row i."""
-    return dead_holdings(seen_cards(cards, lengths))
 
 
 def _hole_and_board(
@@ -304,7 +298,8 @@ class BatchedLBR:
         self._hole[new] = hole[fresh]
         self._seen[new] = 0
         self._equity_street[new] = -1
-        self._weights[new] = ~_dead(batch.hole[fresh], np.full(len(new), 2, dtype=np.intp))
+        self._weights[new] = 1.0  # then nobody holds our cards
+        clear_cards(self._weights, new, batch.hole[fresh], np.full(len(new), 2), PAIR_INDEX)
 
     def _absorb(self, shadow: ShadowTables, batch: DecisionBatch, tables: Index) -> None:
         """Bayes' rule at each new opponent decision, in log order."""
