@@ -97,7 +97,7 @@ print(result.hands / (time.process_time() - start))
 """A batched match's hands per CPU-second in a fresh process of a tree (after the warm-up;
 one thread for NumPy, as the parent's matches)."""
 PARTS = {
-    "equities (roll-outs, turn and river counts)": "equity_cache.py:.*\\(rows\\)",
+    "equities (roll-outs, turn and river counts)": "equity_cache.py:.*\\(fill\\)",
     "the opponent's policy at every holding (BPP types, batched BPP)": (
         "batched_ranges.py:.*\\(probabilities\\)"
     ),

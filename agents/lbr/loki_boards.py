@@ -19,12 +19,12 @@ import numpy.typing as npt
 from agents.jit import readonly
 from agents.lbr.loki_board_kernels import BoardArrays, board_arrays
 from agents.lbr.loki_kernels import holding_values
-from agents.strength.board_kernels import board_subset_ranks
 from agents.strength.holdings import NUM_HOLDINGS, PAIR_INDEX
 from agents.strength.ppotc_kernels import ppotc_rows
 from agents.strength.street_constants import kernel_constants
 from agents.strength.street_kernels import MOST_PAIRS, MOST_TRIPLES
 from agents.strength.strength_all_kernels import strength_all_rows
+from agents.strength.subset_kernels import board_subset_ranks
 
 __all__ = [
     "BoardSubsetRanks",

@@ -1,10 +1,10 @@
 """Compiled ranking of whole boards with no own hand to count: the local best response's
-roll-outs (``rollout_rows``) and one board's subsets for its all-holdings values of Loki
-(``board_subset_ranks``), built on ``agents.strength.street_kernels``' ranking blocks.
+roll-outs (``rollout_rows``), built on ``agents.strength.street_kernels``' ranking blocks
+(one board's subsets for Loki's all-holdings values: ``agents.strength.subset_kernels``).
 
-The two public kernels call another module's kernels, so they are compiled without a disk
-cache (``agents.jit.uncached_kernel``): a cached copy would keep running the blocks' old code
-after an edit there. They compile once per process, in about a second. Their helpers here
+The public kernel calls another module's kernels, so it is compiled without a disk cache
+(``agents.jit.uncached_kernel``): a cached copy would keep running the blocks' old code after
+an edit there. It compiles once per process, in about a second. Its helpers here
 (``_class``, ``_pair_rank``, ``_halves``, ``_multiset_index``) call nothing outside and are cached.
 """
 
@@ -18,14 +18,10 @@ import numpy.typing as npt
 
 from agents.jit import kernel, uncached_kernel
 from agents.strength.holdings import HOLDINGS, NUM_HOLDINGS
-from agents.strength.street_kernels import (
-    multiset_ranks,
-    rank_block,
-    set_board,
-)
+from agents.strength.street_kernels import multiset_ranks
 from envs import _evaluator_tables as _t
 
-__all__ = ["MULTISETS", "board_subset_ranks", "rank_multiset_tables", "rollout_rows"]
+__all__ = ["MULTISETS", "rank_multiset_tables", "rollout_rows"]
 
 _KEY_INIT = _t.KEY_INIT
 _FLUSH_SHIFT = _t.FLUSH_SHIFT
@@ -316,72 +312,3 @@ def rollout_rows(
                 off = through[low, high >> 2] + through[high, low >> 2] - both[h]
                 halves = class_sum[_class(low, high)] - off + delta[h]
                 equity[h] = (0.5 * halves) / count if count > 0 else 0.5
-
-
-@uncached_kernel
-def board_subset_ranks(
-    board: npt.NDArray[np.int64],
-    n: int,
-    card_keys: npt.NDArray[np.int64],
-    flush_keys: npt.NDArray[np.int64],
-    rank_keys: npt.NDArray[np.int64],
-    offs: npt.NDArray[np.uint32],
-    look: npt.NDArray[np.uint16],
-    flush: npt.NDArray[np.uint16],
-    slots_out: npt.NDArray[np.int64],
-    pairs_out: npt.NDArray[np.int16],
-    triples_out: npt.NDArray[np.int16],
-    rare_out: npt.NDArray[np.int32],
-) -> tuple[int, int]:
-    """One board's slots (``slots_out[:m]``), the ranks of its slot pairs (``pairs_out``,
-    colex) and, with a card to come (``n < 5``), of its slot triples (``triples_out``,
-    colex) and those ranked a straight or better (``rare_out``, packed and ordered as
-    ``street_rows`` lists them), ranked as ``street_rows`` ranks them but with no own hand;
-    returns ``m`` and the number of those triples (0 on the river). For the all-holdings
-    values of ``agents.lbr.loki_kernels`` and the board's HS1 and PPOTc
-    (``agents.lbr.loki_boards.board_values``)."""
-    on_board = np.empty(52, dtype=np.bool_)
-    board_counts = np.empty(13, dtype=np.int64)
-    keys = np.empty(52, dtype=np.int64)
-    masks = np.empty(52, dtype=np.int64)
-    card_rank = np.empty(52, dtype=np.int64)
-    own = np.empty(52, dtype=np.bool_)
-    table = np.empty(13 * 13 * 13, dtype=np.int16)
-    no_hole = np.full(2, -1, dtype=np.int64)
-    board_key, board_mask, m, _, _ = set_board(
-        board,
-        n,
-        no_hole,
-        card_keys,
-        flush_keys,
-        on_board,
-        board_counts,
-        slots_out,
-        keys,
-        masks,
-        card_rank,
-        own,
-    )
-    multiset_ranks(board_key, board_counts, 2, rank_keys, offs, look, table)
-    rank_block(
-        board_key, board_mask, 0, m, keys, masks, card_rank, table, flush, pairs_out, rare_out, 0
-    )
-    count = 0  # the pairs' straights written above are overwritten: as ``street_rows``
-    if n < 5:
-        multiset_ranks(board_key, board_counts, 3, rank_keys, offs, look, table)
-        for k in range(2, m):
-            count = rank_block(
-                board_key + keys[k],
-                board_mask + masks[k],
-                169 * card_rank[k],
-                k,
-                keys,
-                masks,
-                card_rank,
-                table,
-                flush,
-                triples_out[k * (k - 1) * (k - 2) // 6 :],
-                rare_out,
-                count,
-            )
-    return m, count

@@ -13,10 +13,10 @@ from agents.lbr.loki_board_kernels import _dense
 from agents.lbr.loki_board_memo import BoardMemo
 from agents.lbr.loki_boards import board_ranks, board_values, loki_board
 from agents.lbr.loki_kernels import _shared
-from agents.strength.board_kernels import board_subset_ranks
 from agents.strength.street import street_tables
 from agents.strength.street_constants import kernel_constants
 from agents.strength.street_kernels import MOST_PAIRS, MOST_TRIPLES, street_rows
+from agents.strength.subset_kernels import board_subset_ranks
 
 BOARDS = [
     (0, 4, 8, 12, 16),  # one suit: flushes and a straight flush
