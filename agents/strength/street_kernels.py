@@ -25,8 +25,9 @@ the pairs below ``k`` their comparison for card ``k`` in one contiguous pass, an
 no negative-index fix-up stops the vectoriser).
 
 ``multiset_ranks``, ``rank_block`` and ``set_board`` are also the building blocks of
-``agents.strength.board_kernels`` and ``agents.strength.subset_kernels``. Kernels are called once per row or per block of subsets,
-never per subset: a call passing arrays costs several lookups' time.
+``agents.strength.board_kernels`` and ``agents.strength.subset_kernels``. Kernels are called
+once per row or per block of subsets, never per subset: a call passing arrays costs several
+lookups' time.
 """
 
 from __future__ import annotations
