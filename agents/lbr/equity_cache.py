@@ -14,7 +14,7 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
-from agents.lbr.holding_equity import equity_rows, equity_rows_into
+from agents.lbr.holding_equity import check_targets, equity_rows, equity_rows_into
 from agents.lbr.lookahead import Lookahead
 from agents.strength.holdings import HOLDINGS, NUM_HOLDINGS, PAIR_INDEX
 
@@ -106,14 +106,13 @@ class EquityCache:
         float64), for a caller that keeps equities per table.
 
         Raises:
-            ValueError: as ``agents.lbr.holding_equity.equity_rows_into``.
+            ValueError: as ``agents.lbr.holding_equity.equity_rows_into`` (``out`` or
+                ``targets`` that do not fit included, pre-flop rows alone too).
         """
         hole = np.asarray(holes, dtype=np.int64).reshape(-1, 2)
         board = np.asarray(boards, dtype=np.int64).reshape(len(hole), -1)
         length = np.asarray(board_len, dtype=np.int64).reshape(len(hole))
-        at = np.asarray(targets, dtype=np.intp).reshape(-1)
-        if len(at) != len(hole):
-            raise ValueError(f"{len(at)} targets for {len(hole)} rows")
+        at = check_targets(out, targets, len(hole))
         params = self.params
         later = np.flatnonzero(length > 0)
         if later.size:
@@ -134,7 +133,7 @@ class EquityCache:
 
 @cache
 def _preflop_tables(samples: int, seed: int) -> tuple[Floats, npt.NDArray[np.bool_]]:
-    """Every holding's ``preflop_equities`` row as one ``(1326, 1326)`` table (11 MB), and
+    """Every holding's ``preflop_equities`` row as one ``(1326, 1326)`` table (14 MB), and
     which rows are filled yet: rows of many tables are then gathered at once."""
     return np.zeros((NUM_HOLDINGS, NUM_HOLDINGS)), np.zeros(NUM_HOLDINGS, dtype=np.bool_)
 

@@ -34,7 +34,13 @@ from agents.strength.board_kernels import rank_multiset_tables, rollout_rows
 from agents.strength.holdings import NUM_HOLDINGS
 from agents.strength.street_constants import kernel_constants
 
-__all__ = ["completion_sample", "equity_rows", "equity_rows_into", "holding_equities"]
+__all__ = [
+    "check_targets",
+    "completion_sample",
+    "equity_rows",
+    "equity_rows_into",
+    "holding_equities",
+]
 
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
@@ -127,13 +133,7 @@ def equity_rows_into(
     k = len(hole)
     board = np.asarray(boards, dtype=np.int64).reshape(k, 5)
     length = np.asarray(board_len, dtype=np.int64).reshape(k)
-    at = np.asarray(targets, dtype=np.int64).reshape(-1)
-    if out.dtype != np.float64 or out.ndim != 2 or out.shape[1] != NUM_HOLDINGS:
-        raise ValueError(f"out must be (m, {NUM_HOLDINGS}) float64, got {out.dtype} {out.shape}")
-    if not out.flags.c_contiguous or not out.flags.writeable:
-        raise ValueError("out must be a writeable C-contiguous array")
-    if len(at) != k or (k and (int(at.min()) < 0 or int(at.max()) >= len(out))):
-        raise ValueError(f"targets must be {k} rows of out (0..{len(out) - 1})")
+    at = check_targets(out, targets, k)
     if k and not ((length == 0) | ((length >= 3) & (length <= 5))).all():
         raise ValueError(f"board lengths must be 0, 3, 4 or 5, got {np.unique(length)}")
     for n in (0, 3, 4, 5):
@@ -142,6 +142,23 @@ def equity_rows_into(
             continue
         _check_cards(hole[rows], board[rows], n)
         _rolled_out(hole[rows], board[rows, :n], samples, seed, out, at[rows])
+
+
+def check_targets(out: Floats, targets: npt.ArrayLike, k: int) -> Ints:
+    """``targets`` as ``k`` row numbers of ``out``, a writeable C-contiguous ``(m, 1326)``
+    float64 array that equities may be written to.
+
+    Raises:
+        ValueError: if ``out`` or ``targets`` do not fit.
+    """
+    at = np.asarray(targets, dtype=np.int64).reshape(-1)
+    if out.dtype != np.float64 or out.ndim != 2 or out.shape[1] != NUM_HOLDINGS:
+        raise ValueError(f"out must be (m, {NUM_HOLDINGS}) float64, got {out.dtype} {out.shape}")
+    if not out.flags.c_contiguous or not out.flags.writeable:
+        raise ValueError("out must be a writeable C-contiguous array")
+    if len(at) != k or (k and (int(at.min()) < 0 or int(at.max()) >= len(out))):
+        raise ValueError(f"targets must be {k} rows of out (0..{len(out) - 1})")
+    return at
 
 
 def _check_cards(hole: Ints, board: Ints, n: int) -> None:

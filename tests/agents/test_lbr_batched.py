@@ -217,8 +217,10 @@ def test_equities_written_in_place_are_the_rows_and_touch_nothing_else() -> None
         equity_rows_into(out[:, :-1], [0], hole, board, length, samples=5)
     with pytest.raises(ValueError, match="C-contiguous"):
         equity_rows_into(np.asfortranarray(out), [0], hole, board, length, samples=5)
-    with pytest.raises(ValueError, match="2 targets for 1 rows"):
+    with pytest.raises(ValueError, match="targets must be 1 rows of out"):
         cache.fill(out, [0, 1], hole, board, length)
+    with pytest.raises(ValueError, match="out must be"):  # pre-flop rows alone
+        cache.fill(out.astype(np.float32), [0], hole, board, [0])
 
 
 def test_turn_equities_equal_evaluation_over_every_river() -> None:
