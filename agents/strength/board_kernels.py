@@ -281,34 +281,20 @@ def rollout_rows(
             for b in range(n, 5):
                 drawn[full[b]] = False
         equity = out[targets[row]]
-        # In holding order: the per-holding sums read in turn, in halves (exact; the float
-        # of the halves' sum is the sum the floats of halves made). With fewer cards drawn
-        # the sums through drawn cards are zero and left out.
-        if n == 5:
-            for h in range(NUM_HOLDINGS):
-                low, high = _LOW[h], _HIGH[h]
-                if known[low] or known[high]:
-                    equity[h] = 0.0
-                    continue
-                halves = class_sum[_class(low, high)] + delta[h]
-                equity[h] = (0.5 * halves) / samples
-        elif n == 4:
-            for h in range(NUM_HOLDINGS):
-                low, high = _LOW[h], _HIGH[h]
-                if known[low] or known[high]:
-                    equity[h] = 0.0
-                    continue
-                count = samples - (drawn_count[low] + drawn_count[high])
-                off = through[low, high >> 2] + through[high, low >> 2]
-                halves = class_sum[_class(low, high)] - off + delta[h]
-                equity[h] = (0.5 * halves) / count if count > 0 else 0.5
-        else:
-            for h in range(NUM_HOLDINGS):
-                low, high = _LOW[h], _HIGH[h]
-                if known[low] or known[high]:
-                    equity[h] = 0.0
-                    continue
-                count = samples - (drawn_count[low] + drawn_count[high] - both_count[h])
-                off = through[low, high >> 2] + through[high, low >> 2] - both[h]
-                halves = class_sum[_class(low, high)] - off + delta[h]
-                equity[h] = (0.5 * halves) / count if count > 0 else 0.5
+        # In holding order: the per-holding sums read in turn, in halves (exact, in any
+        # order: the float of the halves' sum is the sum the floats of halves made). With
+        # fewer cards drawn the sums through drawn cards are zero, not zeroed, and not read.
+        for h in range(NUM_HOLDINGS):
+            low, high = _LOW[h], _HIGH[h]
+            if known[low] or known[high]:
+                equity[h] = 0.0
+                continue
+            count = samples
+            halves = class_sum[_class(low, high)] + delta[h]
+            if n < 5:
+                count -= drawn_count[low] + drawn_count[high]
+                halves -= through[low, high >> 2] + through[high, low >> 2]
+                if n < 4:
+                    count += both_count[h]
+                    halves += both[h]
+            equity[h] = (0.5 * halves) / count if count > 0 else 0.5
