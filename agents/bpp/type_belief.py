@@ -10,6 +10,8 @@ all the types). Its state is its own, so a table's ``BatchedBelief`` is not dist
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 
@@ -27,6 +29,15 @@ Array = npt.NDArray[np.float64]
 Index = npt.NDArray[np.intp]
 _C = NUM_CURRENT_TYPES
 _FINALS = 25
+State = tuple[
+    Array,
+    Array,
+    npt.NDArray[np.int8],
+    npt.NDArray[np.int16],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.bool_],
+]
+"""The per-table state: likelihoods, lambda(F'), street, log entries seen, hand id, in hand."""
 
 
 class TypeBelief:
@@ -52,25 +63,28 @@ class TypeBelief:
     @property
     def nbytes(self) -> int:
         """Bytes of per-table state."""
-        arrays = (self._likelihood, self._lam, self._street, self._seen, self._hand_id)
-        return sum(a.nbytes for a in (*arrays, self._in_hand))
+        arrays: tuple[npt.NDArray[Any], ...] = self._state()
+        return sum(a.nbytes for a in arrays)
 
     def end_hands(self, tables: Index) -> None:
         """Drop the hands in progress at ``tables``."""
         self._in_hand[tables] = False
 
-    def save(self, tables: Index) -> tuple[npt.NDArray[np.generic], ...]:
+    def save(self, tables: Index) -> tuple[npt.NDArray[Any], ...]:
         """A copy of the state of ``tables`` (distinct), for ``restore`` after a hand that did
         not happen was asked about there: the hand that did then goes on from where it
         was, with no need to absorb its log again."""
-        return tuple(a[tables] for a in self._state())
+        arrays: tuple[npt.NDArray[Any], ...] = self._state()
+        return tuple(array[tables] for array in arrays)
 
-    def restore(self, tables: Index, saved: tuple[npt.NDArray[np.generic], ...]) -> None:
+    def restore(self, tables: Index, saved: tuple[npt.NDArray[Any], ...]) -> None:
         """Put back the state ``save`` copied at ``tables``."""
-        for array, copy in zip(self._state(), saved, strict=True):
+        arrays: tuple[npt.NDArray[Any], ...] = self._state()
+        for array, copy in zip(arrays, saved, strict=True):
             array[tables] = copy
 
-    def _state(self) -> tuple[npt.NDArray[np.generic], ...]:
+    def _state(self) -> State:
+        """The per-table state, in the order ``type_win_probabilities`` takes it."""
         return (
             self._likelihood,
             self._lam,
@@ -94,12 +108,7 @@ class TypeBelief:
             *log_arrays(batch.logs()),
             model.bet_sizes(batch.rules),
             boards,
-            self._likelihood,
-            self._lam,
-            self._street,
-            self._seen,
-            self._hand_id,
-            self._in_hand,
+            *self._state(),
             model.table_counts,
             model.learn,
             model.prior_rows,
