@@ -30,8 +30,9 @@ import numpy as np
 import numpy.typing as npt
 
 from agents.jit import readonly
-from agents.strength.board_kernels import rank_multiset_tables, rollout_rows
+from agents.strength.board_kernels import rollout_rows
 from agents.strength.holdings import NUM_HOLDINGS
+from agents.strength.multiset_memo import rank_multiset_tables
 from agents.strength.street_constants import kernel_constants
 
 __all__ = [

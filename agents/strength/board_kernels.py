@@ -5,23 +5,22 @@ roll-outs (``rollout_rows``), built on ``agents.strength.street_kernels``' ranki
 The public kernel calls another module's kernels, so it is compiled without a disk cache
 (``agents.jit.uncached_kernel``): a cached copy would keep running the blocks' old code after
 an edit there. It compiles once per process, in about a second. Its helpers here
-(``_class``, ``_pair_rank``, ``_halves``, ``_multiset_index``) call nothing outside and are cached.
+(``_class``, ``_pair_rank``, ``_halves``, ``_flush_classes_off``) call nothing outside and are
+cached; the memo of boards by rank multiset is ``agents.strength.multiset_memo``.
 """
 
 from __future__ import annotations
-
-from functools import cache
-from math import comb
 
 import numpy as np
 import numpy.typing as npt
 
 from agents.jit import kernel, uncached_kernel
 from agents.strength.holdings import HOLDINGS, NUM_HOLDINGS
+from agents.strength.multiset_memo import multiset_index
 from agents.strength.street_kernels import multiset_ranks
 from envs import _evaluator_tables as _t
 
-__all__ = ["MULTISETS", "rank_multiset_tables", "rollout_rows"]
+__all__ = ["rollout_rows"]
 
 _KEY_INIT = _t.KEY_INIT
 _FLUSH_SHIFT = _t.FLUSH_SHIFT
@@ -62,39 +61,52 @@ def _pair_rank(
     return int(table[_class(low, high)])
 
 
-MULTISETS = 6188
-"""Multisets of five ranks, C(17, 5): the boards' rank multisets."""
-
-
-@cache
-def rank_multiset_tables() -> tuple[npt.NDArray[np.int16], npt.NDArray[np.bool_]]:
-    """The per-process memo of ``rollout_rows``: per five-card rank multiset (indexed as
-    ``_multiset_index`` ranks them) its table of ``multiset_ranks``, and whether it is
-    filled yet (2 MB; a table depends on the ranks alone, so it never goes stale)."""
-    return np.zeros((MULTISETS, 169), dtype=np.int16), np.zeros(MULTISETS, dtype=np.bool_)
-
-
-_CHOOSE = np.array([[comb(n, k) for k in range(6)] for n in range(18)], dtype=np.int64)
-"""``C(n, k)`` for the multiset index (a table: integer division is slow in a hot loop)."""
-
-
-@kernel
-def _multiset_index(counts: npt.NDArray[np.int64]) -> int:
-    """The colex rank of the five ranks counted in ``counts`` among the 6,188 multisets:
-    sum over the ranks ascending, ``r_0 <= ... <= r_4``, of C(r_i + i, i + 1)."""
-    index = 0
-    i = 0
-    for rank in range(13):
-        for _ in range(counts[rank]):
-            index += _CHOOSE[rank + i, i + 1]
-            i += 1
-    return index
-
-
 @kernel
 def _halves(mine: int, rank: int) -> int:
     """The own hand's showdown score against ``rank`` in halves: 2 ahead, 1 tied, 0 behind."""
     return int(mine > rank) + int(mine >= rank)
+
+
+@kernel
+def _flush_classes_off(
+    delta: npt.NDArray[np.int32],
+    suit_made: npt.NDArray[np.int64],
+    by_suit_sum: npt.NDArray[np.int32],
+    by_suit_mixed: npt.NDArray[np.int32],
+    through_suit: npt.NDArray[np.int32],
+    through_mixed: npt.NDArray[np.int32],
+    flush_gain: npt.NDArray[np.int32],
+    pair_index: npt.NDArray[np.int64],
+) -> None:
+    """``rollout_rows``' per-row part of the flush corrections: per suit that reached three
+    cards on a completion, the holdings of two cards of the suit lose their class scores
+    summed over those completions (``by_suit_sum``) but for the completions through one of
+    their cards (``through_suit``); at four, the holdings of one card of the suit lose theirs
+    (``by_suit_mixed``, ``through_mixed``) and gain the flush scores of that card
+    (``flush_gain``). Entries of holdings through a known card are left to be overwritten."""
+    for suit in range(4):
+        if suit_made[suit] < 3:
+            continue
+        for t in range(13):
+            first = 4 * t + suit
+            for v in range(t + 1, 13):
+                second = 4 * v + suit
+                delta[pair_index[first, second]] += (
+                    through_suit[first, v]
+                    + through_suit[second, t]
+                    - by_suit_sum[suit, _class(first, second)]
+                )
+            if suit_made[suit] < 4:
+                continue
+            for other in range(52):
+                if (other & 3) == suit:
+                    continue
+                low, high = min(first, other), max(first, other)
+                delta[pair_index[low, high]] += (
+                    flush_gain[first]
+                    + through_mixed[first, other >> 2]
+                    - by_suit_mixed[suit, _class(low, high)]
+                )
 
 
 @uncached_kernel
@@ -126,8 +138,11 @@ def rollout_rows(
     classes once and adds the score to every holding of the class. Then it corrects the
     holdings that differ: those through a completion card (taken off that completion, by
     sums per drawn card and rank class) and those that make a flush (the board holds three
-    cards of a suit or more). The scores are sums of halves, exact in any order, so the
-    equities are those of ranking every holding on every completion, to the last bit.
+    cards of a suit or more): their class scores are summed per suit and taken off once per
+    row (``_flush_classes_off``), and their flush scores, which are 0 unless the own hand is a
+    flush or better, are added per completion. The scores are sums of halves, exact in any
+    order, so the equities are those of ranking every holding on every completion, to the
+    last bit.
 
     ``memo_tables`` and ``memo_made`` are ``rank_multiset_tables()``: the multiset table of
     every five-card board's ranks met so far (each computed once per process)."""
@@ -150,6 +165,13 @@ def rollout_rows(
     both_count = np.empty(out.shape[1], dtype=np.int64)
     by_suit = np.empty((4, 13), dtype=np.int64)  # the row's unseen cards of each suit
     in_by_suit = np.empty(4, dtype=np.int64)
+    suit_made = np.empty(4, dtype=np.int64)  # the most cards of each suit a completion held
+    by_suit_sum = np.empty((4, 169), dtype=np.int32)  # class scores, suit at 3 or more
+    by_suit_mixed = np.empty((4, 169), dtype=np.int32)  # the same, suit at 4 or more
+    through_suit = np.empty((52, 13), dtype=np.int32)  # ``through`` of those completions
+    through_mixed = np.empty((52, 13), dtype=np.int32)
+    flush_gain = np.empty(52, dtype=np.int32)  # one card's flush scores, suit at 4 or more
+    flush_score = np.empty(13, dtype=np.int32)
     samples = sample.shape[0]
     for row in range(holes.shape[0]):
         n = board_len[row]
@@ -171,6 +193,7 @@ def rollout_rows(
                 in_by_suit[card & 3] += 1
         class_sum[:] = 0
         delta[:] = 0
+        suit_made[:] = 0
         if n < 5:  # only completions that draw cards touch (and the last pass reads) these
             through[:] = 0
             drawn_count[:] = 0
@@ -191,7 +214,7 @@ def rollout_rows(
                 board_counts[card >> 2] += 1
                 suits[card & 3] += 1
             # The multiset table depends on the board's ranks alone: kept for every process.
-            slot = _multiset_index(board_counts)
+            slot = multiset_index(board_counts)
             table = memo_tables[slot]
             if not memo_made[slot]:
                 multiset_ranks(key, board_counts, 2, rank_keys, offs, look, table)
@@ -223,50 +246,92 @@ def rollout_rows(
                     both[h] += wins[_class(low, high)]
                     both_count[h] += 1
             # Holdings that make a flush: a suit at three cards or more on the board, and
-            # the holdings with the cards of that suit it lacks. Then neither quads nor a
-            # full house is possible, so the flush table ranks them, and a holding's card
-            # off the suit does not change its rank: one rank per card of the suit (four
-            # on the board) and one for the board's own flush (five).
+            # the holdings with the cards of that suit it lacks (then neither quads nor a
+            # full house is possible, so the flush table ranks them). Their class scores
+            # are summed per suit and taken off once per row (with the drawn cards' put
+            # back, as ``through`` does), and only the flushes' own scores are added here.
             for suit in range(4):
-                if suits[suit] < 3:
+                on_board = suits[suit]
+                if on_board < 3:
                     continue
+                if suit_made[suit] == 0:  # the suit's sums, zeroed at its first use
+                    by_suit_sum[suit] = 0
+                    by_suit_mixed[suit] = 0
+                    for t in range(13):
+                        through_suit[4 * t + suit] = 0
+                        through_mixed[4 * t + suit] = 0
+                        flush_gain[4 * t + suit] = 0
+                suit_made[suit] = max(suit_made[suit], on_board)
+                for c in range(169):
+                    by_suit_sum[suit, c] += wins[c]
+                if on_board >= 4:
+                    for c in range(169):
+                        by_suit_mixed[suit, c] += wins[c]
                 suited = 0
                 for t in range(in_by_suit[suit]):
                     card = by_suit[suit, t]
                     if not drawn[card]:
                         in_suit[suited] = card
                         suited += 1
-                others = 0
-                if suits[suit] >= 4:  # only then do cards off the suit make a flush
-                    for t in range(u):
-                        card = unseen[t]
-                        if not drawn[card] and (card & 3) != suit:
-                            off_suit[others] = card
-                            others += 1
-                for t in range(suited):
-                    first = in_suit[t]
-                    for v in range(t + 1, suited):  # ascending: first < in_suit[v]
-                        second = in_suit[v]
-                        score = 0
-                        if not below_flushes:
+                for b in range(n, 5):
+                    x = full[b]
+                    if (x & 3) != suit:
+                        continue
+                    rank = x >> 2
+                    for other in range(13):
+                        lane = wins[min(rank, other) + 13 * max(rank, other)]
+                        through_suit[x, other] += lane
+                        if on_board >= 4:
+                            through_mixed[x, other] += lane
+                    for c in range(n, b):  # both drawn: put back twice, taken off once
+                        y = full[c]
+                        if (y & 3) == suit:
+                            low, high = min(x, y), max(x, y)
+                            delta[pair_index[low, high]] -= wins[_class(low, high)]
+                if not below_flushes:
+                    for t in range(suited):
+                        first = in_suit[t]
+                        for v in range(t + 1, suited):  # ascending: first < in_suit[v]
+                            second = in_suit[v]
                             rank = _pair_rank(
                                 key, mask, first, second, card_keys, flush_keys, table, flush
                             )
-                            score = _halves(mine, rank)
-                        delta[pair_index[first, second]] += score - wins[_class(first, second)]
-                    if suits[suit] < 4 or others == 0:
-                        continue
-                    low, high = min(first, off_suit[0]), max(first, off_suit[0])
-                    score = 0
-                    if not below_flushes:
+                            delta[pair_index[first, second]] += _halves(mine, rank)
+                if on_board < 4:
+                    continue
+                # One card of the suit and one off it: the flush ranks alike whatever the
+                # other card (any off the suit and the board stands for it).
+                if not below_flushes:
+                    spare = 0
+                    while (spare & 3) == suit or known[spare] or drawn[spare]:
+                        spare += 1
+                    for t in range(suited):
+                        first = in_suit[t]
+                        low, high = min(first, spare), max(first, spare)
                         rank = _pair_rank(
                             key, mask, low, high, card_keys, flush_keys, table, flush
                         )
-                        score = _halves(mine, rank)
-                    for v in range(others):
-                        low, high = min(first, off_suit[v]), max(first, off_suit[v])
-                        delta[pair_index[low, high]] += score - wins[_class(low, high)]
-                if suits[suit] < 5 or others < 2:
+                        flush_score[t] = _halves(mine, rank)
+                        flush_gain[first] += flush_score[t]
+                for b in range(n, 5):  # off this completion: its flush score taken back
+                    y = full[b]
+                    if (y & 3) == suit:
+                        continue
+                    for t in range(suited):
+                        low, high = min(in_suit[t], y), max(in_suit[t], y)
+                        back = wins[_class(low, high)]
+                        if not below_flushes:
+                            back -= flush_score[t]
+                        delta[pair_index[low, high]] += back
+                if on_board < 5:
+                    continue
+                others = 0  # the board's own flush: every pair off the suit
+                for t in range(u):
+                    card = unseen[t]
+                    if not drawn[card] and (card & 3) != suit:
+                        off_suit[others] = card
+                        others += 1
+                if others < 2:
                     continue
                 score = 0
                 if not below_flushes:
@@ -274,12 +339,22 @@ def rollout_rows(
                         key, mask, off_suit[0], off_suit[1], card_keys, flush_keys, table, flush
                     )
                     score = _halves(mine, rank)
-                for t in range(others):  # the board's own flush
+                for t in range(others):
                     for v in range(t + 1, others):
                         low, high = off_suit[t], off_suit[v]
                         delta[pair_index[low, high]] += score - wins[_class(low, high)]
             for b in range(n, 5):
                 drawn[full[b]] = False
+        _flush_classes_off(
+            delta,
+            suit_made,
+            by_suit_sum,
+            by_suit_mixed,
+            through_suit,
+            through_mixed,
+            flush_gain,
+            pair_index,
+        )
         equity = out[targets[row]]
         # In holding order: the per-holding sums read in turn, in halves (exact, in any
         # order: the float of the halves' sum is the sum the floats of halves made). With

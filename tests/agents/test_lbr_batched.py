@@ -31,8 +31,8 @@ from agents.lbr.holding_equity import (
 from agents.lbr.probe_memo import ProbeMemo
 from agents.lbr.range_policy import CardIndependent, RangePolicy, VectorRule
 from agents.loki import Loki, Loki2, loki_som
-from agents.strength.board_kernels import MULTISETS, _multiset_index
 from agents.strength.holdings import HOLDINGS, NUM_HOLDINGS, PAIR_INDEX, dead_mask
+from agents.strength.multiset_memo import MULTISETS, multiset_index
 from envs.batched.adapter import has_batched_form
 from envs.batched.views import DecisionBatch, decision_batch, hand_end_batch
 from envs.cards import parse_cards
@@ -262,6 +262,9 @@ def test_flop_equities_are_exact_with_enough_samples() -> None:
         ("AhKd", "9s5s2s"),  # every completion three spades or more: the flush corrections
         ("Ts3s", "9s5s2sJs"),  # four spades on the turn
         ("7c7d", "7h2c2d"),  # full houses and quads
+        ("AsKs", "9s5s2d"),  # our flush from three spades on, four and five on the board
+        ("6s5s", "9s8s2s"),  # straight flushes, and flushes above and below ours
+        ("AhKd", "9s5s2sJs3s"),  # the board's own flush on the river
         ("QhJh", "Tc9h3d"),  # straights
     ],
 )
@@ -289,7 +292,7 @@ def test_the_roll_outs_memo_indexes_every_board_rank_multiset_once() -> None:
     indices = set()
     for ranks in combinations_with_replacement(range(13), 5):
         counts = np.bincount(ranks, minlength=13).astype(np.int64)
-        indices.add(_multiset_index(counts))
+        indices.add(multiset_index(counts))
     assert indices == set(range(MULTISETS))
 
 
