@@ -24,10 +24,10 @@ the pairs below ``k`` their comparison for card ``k`` in one contiguous pass, an
 ``i``: every loop is contiguous and runs in SIMD lanes (``int16``; unsigned indices, so that
 no negative-index fix-up stops the vectoriser).
 
-``multiset_ranks``, ``rank_block`` and ``set_board`` are also the building blocks of
-``agents.strength.board_kernels`` and ``agents.strength.subset_kernels``. Kernels are called
-once per row or per block of subsets, never per subset: a call passing arrays costs several
-lookups' time.
+``multiset_ranks``, ``rank_block``, ``set_board`` and ``rank_subsets`` are also the building
+blocks of ``agents.strength.board_kernels`` and ``agents.strength.subset_kernels``. Kernels
+are called once per row or per block of subsets, never per subset: a call passing arrays
+costs several lookups' time.
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ __all__ = [
     "MOST_TRIPLES",
     "multiset_ranks",
     "rank_block",
+    "rank_subsets",
     "set_board",
     "street_rows",
 ]
@@ -193,6 +194,54 @@ def set_board(
 
 
 @kernel
+def rank_subsets(
+    board_key: int,
+    board_mask: int,
+    board_counts: npt.NDArray[np.int64],
+    n: int,
+    m: int,
+    keys: npt.NDArray[np.int64],
+    masks: npt.NDArray[np.int64],
+    card_rank: npt.NDArray[np.int64],
+    rank_keys: npt.NDArray[np.int64],
+    offs: npt.NDArray[np.uint32],
+    look: npt.NDArray[np.uint16],
+    flush: npt.NDArray[np.uint16],
+    table: npt.NDArray[np.int16],
+    pairs_out: npt.NDArray[np.int16],
+    triples_out: npt.NDArray[np.int16],
+    rare_out: npt.NDArray[np.int32],
+) -> int:
+    """Rank a board's (``set_board``'s) slot pairs into ``pairs_out`` and, with a card to
+    come (``n < 5``), its slot triples into ``triples_out`` (both colex), the triples ranked a
+    straight or better packed into ``rare_out``; returns their number (0 on the river: the
+    pairs' straights written there are overwritten). ``table`` is scratch of 13^3 entries."""
+    multiset_ranks(board_key, board_counts, 2, rank_keys, offs, look, table)
+    rank_block(
+        board_key, board_mask, 0, m, keys, masks, card_rank, table, flush, pairs_out, rare_out, 0
+    )
+    count = 0
+    if n < 5:
+        multiset_ranks(board_key, board_counts, 3, rank_keys, offs, look, table)
+        for k in range(2, m):
+            count = rank_block(
+                board_key + keys[k],
+                board_mask + masks[k],
+                169 * card_rank[k],
+                k,
+                keys,
+                masks,
+                card_rank,
+                table,
+                flush,
+                triples_out[k * (k - 1) * (k - 2) // 6 :],
+                rare_out,
+                count,
+            )
+    return count
+
+
+@kernel
 def _after_counts(
     triples: npt.NDArray[np.int16],
     slots: int,
@@ -285,31 +334,11 @@ def street_rows(
             own,
         )
         ranks = ranks_out[row]
-        multiset_ranks(board_key, board_counts, 2, rank_keys, offs, look, table)
-        rare = rare_out[row]
-        rank_block(
-            board_key, board_mask, 0, m, keys, masks, card_rank, table, flush, ranks, rare, 0
-        )
-        rare_count[row] = 0
+        rare_count[row] = rank_subsets(
+            board_key, board_mask, board_counts, n, m, keys, masks, card_rank, rank_keys,
+            offs, look, flush, table, ranks, triples, rare_out[row],
+        )  # fmt: skip
         if n < 5:
-            multiset_ranks(board_key, board_counts, 3, rank_keys, offs, look, table)
-            count = 0
-            for k in range(2, m):
-                count = rank_block(
-                    board_key + keys[k],
-                    board_mask + masks[k],
-                    169 * card_rank[k],
-                    k,
-                    keys,
-                    masks,
-                    card_rank,
-                    table,
-                    flush,
-                    triples[k * (k - 1) * (k - 2) // 6 :],
-                    rare,
-                    count,
-                )
-            rare_count[row] = count
             for s in range(m):
                 if own[s]:
                     final[s] = -1

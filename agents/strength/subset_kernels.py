@@ -13,7 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from agents.jit import uncached_kernel
-from agents.strength.street_kernels import multiset_ranks, rank_block, set_board
+from agents.strength.street_kernels import rank_subsets, set_board
 
 __all__ = ["board_subset_ranks"]
 
@@ -62,26 +62,8 @@ def board_subset_ranks(
         card_rank,
         own,
     )
-    multiset_ranks(board_key, board_counts, 2, rank_keys, offs, look, table)
-    rank_block(
-        board_key, board_mask, 0, m, keys, masks, card_rank, table, flush, pairs_out, rare_out, 0
-    )
-    count = 0  # the pairs' straights written above are overwritten: as ``street_rows``
-    if n < 5:
-        multiset_ranks(board_key, board_counts, 3, rank_keys, offs, look, table)
-        for k in range(2, m):
-            count = rank_block(
-                board_key + keys[k],
-                board_mask + masks[k],
-                169 * card_rank[k],
-                k,
-                keys,
-                masks,
-                card_rank,
-                table,
-                flush,
-                triples_out[k * (k - 1) * (k - 2) // 6 :],
-                rare_out,
-                count,
-            )
+    count = rank_subsets(
+        board_key, board_mask, board_counts, n, m, keys, masks, card_rank, rank_keys, offs,
+        look, flush, table, pairs_out, triples_out, rare_out,
+    )  # fmt: skip
     return m, count
