@@ -82,8 +82,7 @@ def bpp_probabilities(
         deterministic: The deterministic strategy (else the mixed one).
     """
     num_seats = bets.shape[1]
-    for q in range(len(p_win)):
-        i = q // per
+    for i in range(len(p_win) // per):  # what the row's hands share, once per row
         t, me, r = tables[i], seat[i], np.int64(street[i])
         bet = np.float64(bet_sizes[r])
         remaining = 0
@@ -102,29 +101,30 @@ def bpp_probabilities(
         b_pass = to_call[i] + remaining * alpha[t, r]
         o_bet = owed + opponents * (bet + remaining * alpha_prime[t, r])
         o_pass = owed + np.float64(opponents * remaining) * alpha[t, r]
-        ew_bet[q] = p_win[q] * ((pot[i] + b_bet) + o_bet) - b_bet
-        ew_pass[q] = p_win[q] * ((pot[i] + b_pass) + o_pass) - b_pass
         can_fold, can_raise = legal[i, _FOLD], legal[i, _RAISE]
-        row = out[q]
-        if deterministic:  # agents.bpp.decision.action_probabilities
-            best = max(ew_pass[q], ew_bet[q] if can_raise else -np.inf)
-            best = max(best, 0.0 if can_fold else -np.inf)
-            passes = ew_pass[q] == best  # ties go to passing, then betting
-            bets_most = not passes and can_raise and ew_bet[q] == best
-            row[0] = 0.0 if passes or bets_most else 1.0
-            row[1] = 1.0 if passes else 0.0
-            row[2] = 1.0 if bets_most else 0.0
-        else:
-            fold = logistic_down(fp[t, r] * ew_pass[q] / bet)
-            passing = 1.0
-            if can_raise:
-                passing = logistic_down(cp[t, r] * (ew_bet[q] - ew_pass[q]) / bet)
-            keep = 1.0 - fold
-            row[0] = fold if can_fold else 0.0
-            row[1] = keep * passing if can_fold else fold + keep * passing
-            row[2] = keep * (1.0 - passing)
-        if r == _RIVER and can_raise and bluff_rate[t] > 0.0:
-            bluff_into(row, bluff_rate[t])
+        for q in range(i * per, (i + 1) * per):
+            ew_bet[q] = p_win[q] * ((pot[i] + b_bet) + o_bet) - b_bet
+            ew_pass[q] = p_win[q] * ((pot[i] + b_pass) + o_pass) - b_pass
+            row = out[q]
+            if deterministic:  # agents.bpp.decision.action_probabilities
+                best = max(ew_pass[q], ew_bet[q] if can_raise else -np.inf)
+                best = max(best, 0.0 if can_fold else -np.inf)
+                passes = ew_pass[q] == best  # ties go to passing, then betting
+                bets_most = not passes and can_raise and ew_bet[q] == best
+                row[0] = 0.0 if passes or bets_most else 1.0
+                row[1] = 1.0 if passes else 0.0
+                row[2] = 1.0 if bets_most else 0.0
+            else:
+                fold = logistic_down(fp[t, r] * ew_pass[q] / bet)
+                passing = 1.0
+                if can_raise:
+                    passing = logistic_down(cp[t, r] * (ew_bet[q] - ew_pass[q]) / bet)
+                keep = 1.0 - fold
+                row[0] = fold if can_fold else 0.0
+                row[1] = keep * passing if can_fold else fold + keep * passing
+                row[2] = keep * (1.0 - passing)
+            if r == _RIVER and can_raise and bluff_rate[t] > 0.0:
+                bluff_into(row, bluff_rate[t])
 
 
 @kernel

@@ -180,7 +180,6 @@ class BatchedLBR:
             self._shadow = ShadowTables(batch.rules, self.num_tables)
         shadow = self._shadow
         self._absorb(shadow, batch, tables)
-        clear_cards(self._weights, tables, batch.board, batch.board_len, PAIR_INDEX)
         self._refresh_equities(batch, tables)
         pot = batch.pot.astype(np.float64)
         to_call = batch.to_call.astype(np.float64)
@@ -188,6 +187,7 @@ class BatchedLBR:
         values = np.full((len(tables), 3), np.nan)
         values[legal[:, _FOLD], _FOLD] = 0.0
         if self.equities.params.lookahead is not Lookahead.CHECK_DOWN:
+            clear_cards(self._weights, tables, batch.board, batch.board_len, PAIR_INDEX)
             return self._deeper_values(batch, shadow, tables, values)
         raising = np.flatnonzero(legal[:, _RAISE])
         answer, answered, answer_row = self._responses(shadow, raising)
@@ -205,6 +205,9 @@ class BatchedLBR:
             answer_row,
             answer.rows,
             _group(answer),
+            batch.board,
+            batch.board_len,
+            PAIR_INDEX,
             wp,
             raised,
         )
@@ -305,20 +308,34 @@ class BatchedLBR:
         """Bayes' rule at each new opponent decision, in log order."""
         for rows, views, actions in shadow.opponent_decisions(batch, self._seen[tables]):
             at = tables[rows]
-            clear_cards(self._weights, at, views.board, views.board_len, PAIR_INDEX)
+            board, board_len = views.board, views.board_len
             kept = self._probes.kept(at, views)
             hit, ask = np.flatnonzero(kept), np.flatnonzero(~kept)
             possible = np.ones(len(at), dtype=bool)
             if hit.size:  # the decisions after our raise: answered when we probed it
                 rows_kept, group_kept = self._probes.answer(at[hit])
                 possible[hit] = absorb_actions(
-                    self._weights, at[hit], rows_kept, group_kept, actions[hit]
+                    self._weights,
+                    at[hit],
+                    rows_kept,
+                    group_kept,
+                    actions[hit],
+                    board[hit],
+                    board_len[hit],
+                    PAIR_INDEX,
                 )
                 views = shadow.views(rows[ask])
             if ask.size:
                 answer = self.opponent.probabilities(views, probe=False)
                 possible[ask] = absorb_actions(
-                    self._weights, at[ask], answer.rows, _group(answer), actions[ask]
+                    self._weights,
+                    at[ask],
+                    answer.rows,
+                    _group(answer),
+                    actions[ask],
+                    board[ask],
+                    board_len[ask],
+                    PAIR_INDEX,
                 )
             if not possible.all():
                 self._warn_once(
