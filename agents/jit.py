@@ -1,4 +1,5 @@
-"""numba's ``njit`` for the agents' compiled loops, typed for mypy and cached on disk.
+"""numba's ``njit`` for the agents' compiled loops, typed for mypy and cached on disk
+(``kernel`` is ``envs.compiled``'s, which the batched engine's betting step uses too).
 
 The kernels are loops over the rows of a batch: the batched BPPs' (``agents.bpp.batched_*``)
 and the hand strengths of many rows at once (``agents.strength.batched``, which the batched
@@ -26,14 +27,11 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
+from envs.compiled import kernel
+
 __all__ = ["fast_kernel", "kernel", "prefetch", "readonly", "uncached_kernel"]
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-
-def kernel(function: F) -> F:
-    """``function`` compiled by ``numba.njit`` (lazily, cached on disk), same signature."""
-    return cast(F, numba.njit(cache=True, error_model="numpy")(function))
 
 
 def uncached_kernel(function: F) -> F:
