@@ -4,15 +4,18 @@ returned, dealing the next street, fold-outs and which tables go to showdown.
 Same order of play as ``envs.game.Hand``: after the flop the first seat left of the button with
 chips opens; a seat acts only if it has chips and someone could still contest them (the
 effective-stack rule); a round with nobody to act (or one seat that already matches the bet)
-ends at once.
+ends at once. Opening and ending rounds are compiled loops over the tables concerned
+(``envs.compiled``); paying fold-outs stays whole-array over those tables.
 """
 
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 
-from envs.batched.seatwise import pack_seats, scatter, second_largest
-from envs.batched.state import BatchState, Bools, Chips, Index, Int8s, Layout
+from envs.batched.seatwise import scatter
+from envs.batched.state import BatchState, Bools, Chips, Index, Int8s, Int16s, Layout, SeatSets
+from envs.compiled import kernel
 from envs.rules import Street
 
 __all__ = ["begin_preflop", "end_rounds", "finish", "post_blinds"]
@@ -53,26 +56,13 @@ def begin_preflop(state: BatchState, layout: Layout, tables: Bools, opener: Int8
     Returns:
         The tables where nobody is to act (all-in blinds), so the round ends at once.
     """
-    keep = ~tables
-    state.num_bets += tables * (1 - state.num_bets)  # the big blind is the first bet
-    state.max_bet += tables * (state.bets.max(axis=0) - state.max_bet)
-    state.full_raise *= keep
-    state.short_all_in *= keep
-    state.acted *= keep
-    able = (state.stacks > 0) & ~state.folded
-    state.able ^= (pack_seats(able) ^ state.able) * tables
-    # A seat with chips acts only if another live seat could match more than its bet (the
-    # effective-stack rule: a short blind can leave a seat nothing to contest).
-    live = (state.stacks + state.bets + 1) * ~state.folded - 1
-    queue = pack_seats(able & (second_largest(live) > state.bets))
-    first = np.take(layout.first_from, (opener.astype(np.intp) << layout.num_seats) + queue)
-    first_bet = np.take(state.bets, layout.seat_offset[np.maximum(first, 0)] + layout.tables)
-    alone = (queue & (queue - 1)) == 0  # at most one seat
-    empty: Bools = tables & ((queue == 0) | (alone & (first_bet >= state.max_bet)))
-    queue *= ~empty
-    state.queue ^= (queue ^ state.queue) * tables
-    first = first * ~empty - empty
-    state.actor += tables * (first - state.actor)
+    empty = np.zeros(layout.num_tables, dtype=np.bool_)
+    s = state
+    _begin_preflop(
+        np.flatnonzero(tables), opener, s.stacks, s.bets, s.folded, s.num_bets, s.max_bet,
+        s.full_raise, s.short_all_in, s.acted, s.able, s.queue, s.actor, layout.first_from,
+        empty,
+    )  # fmt: skip
     return empty
 
 
@@ -84,41 +74,134 @@ def end_rounds(state: BatchState, layout: Layout, tables: Bools) -> Bools:
     Returns:
         The tables that reached a showdown (their board is complete, their payoffs not yet).
     """
-    # The uncalled part of the largest bet goes back to its owner.
-    excess = np.maximum(state.bets - second_largest(state.bets), 0) * tables
-    state.stacks += excess
-    state.contributions -= excess
-    state.bets *= ~tables
+    rows = np.flatnonzero(tables)
+    s = state
+    _return_uncalled(rows, s.stacks, s.bets, s.contributions)
     folded_out = tables & (state.num_active == 1)
     if folded_out.any():
         _pay_fold_outs(state, layout, folded_out)
-    # Returned chips can give an all-in seat chips again: recount who can act.
-    able = pack_seats((state.stacks > 0) & ~state.folded)
-    state.able ^= (able ^ state.able) * tables
-    at_most_one = (able & (able - 1)) == 0
-    showdown: Bools = tables & ~folded_out & ((state.street == _RIVER) | at_most_one)
-    state.street += showdown * (_RIVER - state.street)
-    advance = tables & ~folded_out & ~showdown
-    state.street += advance
-    _begin_street(state, layout, advance)
+    showdown = np.zeros(layout.num_tables, dtype=np.bool_)
+    _next_streets(
+        rows, s.stacks, s.folded, s.num_active, s.button, s.street, s.num_bets, s.max_bet,
+        s.full_raise, s.short_all_in, s.acted, s.able, s.queue, s.actor, layout.first_from,
+        layout.after, showdown,
+    )  # fmt: skip
     return showdown
 
 
-def _begin_street(state: BatchState, layout: Layout, tables: Bools) -> None:
-    """Open the betting of a street after the flop at ``tables``.
+@kernel
+def _second_largest(values: npt.NDArray[np.integer], t: int) -> int:
+    """The second-largest of table ``t``'s seats in ``(seats, tables)`` values (the largest
+    again when two seats share it)."""
+    top, second = max(values[0, t], values[1, t]), min(values[0, t], values[1, t])
+    for seat in range(2, values.shape[0]):
+        second = max(second, min(top, values[seat, t]))
+        top = max(top, values[seat, t])
+    return int(second)
 
-    Every bet is 0 and at least two live seats have chips, so the effective-stack rule leaves
-    all of them to act, from the first left of the button, and someone always does.
-    """
-    keep = ~tables
-    state.num_bets *= keep
-    state.max_bet *= keep
-    state.full_raise *= keep
-    state.short_all_in *= keep
-    state.acted *= keep
-    state.queue |= state.able * tables  # these tables' queues were empty
-    first = np.take(layout.first_from, layout.after[state.button] + state.queue)
-    state.actor += tables * (first - state.actor)
+
+@kernel
+def _able(stacks: Chips, folded: Bools, t: int) -> int:
+    """The seats of table ``t`` that have not folded and have chips behind, as a bit set."""
+    able = 0
+    for seat in range(stacks.shape[0]):
+        if stacks[seat, t] > 0 and not folded[seat, t]:
+            able |= 1 << seat
+    return able
+
+
+@kernel
+def _begin_preflop(
+    rows: Index,
+    opener: Int8s,
+    stacks: Chips,
+    bets: Chips,
+    folded: Bools,
+    num_bets: Int16s,
+    max_bet: Chips,
+    full_raise: Chips,
+    short_all_in: Chips,
+    acted: SeatSets,
+    able: SeatSets,
+    queue: SeatSets,
+    actor: Int8s,
+    first_from: Int8s,
+    empty: Bools,
+) -> None:
+    num_seats = stacks.shape[0]
+    live = np.empty((num_seats, 1), dtype=np.int64)
+    for t in rows:
+        num_bets[t] = 1  # the big blind is the first bet
+        top = bets[0, t]
+        for seat in range(1, num_seats):
+            top = max(top, bets[seat, t])
+        max_bet[t] = top
+        full_raise[t], short_all_in[t], acted[t] = 0, 0, 0
+        able[t] = _able(stacks, folded, t)
+        # A seat with chips acts only if another live seat could match more than its bet
+        # (the effective-stack rule: a short blind can leave a seat nothing to contest).
+        for seat in range(num_seats):
+            live[seat, 0] = -1 if folded[seat, t] else stacks[seat, t] + bets[seat, t]
+        second = _second_largest(live, 0)
+        waiting = 0
+        for seat in range(num_seats):
+            if able[t] >> seat & 1 and second > bets[seat, t]:
+                waiting |= 1 << seat
+        first = first_from[(opener[t] << num_seats) + waiting]
+        alone = waiting & (waiting - 1) == 0  # at most one seat
+        empty[t] = waiting == 0 or (alone and bets[max(first, 0), t] >= max_bet[t])
+        queue[t] = 0 if empty[t] else waiting
+        actor[t] = -1 if empty[t] else first
+
+
+@kernel
+def _return_uncalled(rows: Index, stacks: Chips, bets: Chips, contributions: Chips) -> None:
+    # The uncalled part of the largest bet goes back to its owner.
+    for t in rows:
+        second = _second_largest(bets, t)
+        for seat in range(bets.shape[0]):
+            excess = max(bets[seat, t] - second, 0)
+            stacks[seat, t] += excess
+            contributions[seat, t] -= excess
+            bets[seat, t] = 0
+
+
+@kernel
+def _next_streets(
+    rows: Index,
+    stacks: Chips,
+    folded: Bools,
+    num_active: Int8s,
+    button: Int8s,
+    street: Int8s,
+    num_bets: Int16s,
+    max_bet: Chips,
+    full_raise: Chips,
+    short_all_in: Chips,
+    acted: SeatSets,
+    able: SeatSets,
+    queue: SeatSets,
+    actor: Int8s,
+    first_from: Int8s,
+    after: Index,
+    showdown: Bools,
+) -> None:
+    # Returned chips can give an all-in seat chips again: who can act is counted again.
+    # Opening a street after the flop: every bet is 0 and at least two live seats have
+    # chips, so the effective-stack rule leaves all of them to act, from the first left of
+    # the button, and someone always does.
+    for t in rows:
+        able[t] = _able(stacks, folded, t)
+        if num_active[t] == 1:  # folded out: paid already
+            continue
+        if street[t] == _RIVER or able[t] & (able[t] - 1) == 0:
+            showdown[t] = True
+            street[t] = _RIVER
+            continue
+        street[t] += 1
+        num_bets[t], max_bet[t], full_raise[t], short_all_in[t], acted[t] = 0, 0, 0, 0, 0
+        queue[t] |= able[t]  # the queue was empty
+        actor[t] = first_from[after[button[t]] + queue[t]]
 
 
 def _pay_fold_outs(state: BatchState, layout: Layout, tables: Bools) -> None:

@@ -11,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from envs.batched.state import Bools, Index, SeatSets
+from envs.batched.state import Bools, Index
 
-__all__ = ["count_seats", "pack_seats", "scatter", "second_largest"]
+__all__ = ["count_seats", "scatter"]
 
 
 def scatter(array: npt.NDArray[np.generic], flat: Index, values: npt.ArrayLike) -> None:
@@ -25,25 +25,3 @@ def count_seats(mask: Bools) -> npt.NDArray[np.uint8]:
     """How many seats of each table are set in a ``(seats, tables)`` mask."""
     counts: npt.NDArray[np.uint8] = mask.view(np.uint8).sum(axis=0, dtype=np.uint8)
     return counts
-
-
-def pack_seats(mask: Bools) -> SeatSets:
-    """A ``(seats, tables)`` mask as one seat bit set per table."""
-    packed: SeatSets = mask[0].astype(np.uint16)
-    for seat in range(1, len(mask)):
-        packed |= mask[seat].astype(np.uint16) << seat
-    return packed
-
-
-def second_largest(values: npt.NDArray[np.int32]) -> npt.NDArray[np.int32]:
-    """The second-largest of each table's seats in ``(seats, tables)`` values (the largest
-    again when two seats share it)."""
-    if len(values) == 2:
-        smaller: npt.NDArray[np.int32] = np.minimum(values[0], values[1])
-        return smaller
-    top = np.maximum(values[0], values[1])
-    second: npt.NDArray[np.int32] = np.minimum(values[0], values[1])
-    for row in values[2:]:
-        np.maximum(second, np.minimum(top, row), out=second)
-        np.maximum(top, row, out=top)
-    return second
