@@ -207,31 +207,52 @@ def _holding_types(
 ) -> None:
     # A holding whose cards bring no suit to four cards or more (with the board's) is typed
     # by its ranks alone (flushes and flush draws are then the board's): its rank class is
-    # typed once per board. Only the holdings with a card of a suit the board holds three
-    # times, or two cards of a suit it holds twice, are folded in card by card. Pre-flop
-    # types do not depend on the board: one row serves every pre-flop row.
+    # typed once per board and every holding takes its class's type in one branch-free
+    # pass. Then the holdings through a board card are marked dead, and those with a card of
+    # a suit the board holds three times, or two cards of a suit it holds twice, are typed
+    # card by card (from lists per suit made once per call). Pre-flop types do not depend
+    # on the board: one row serves every pre-flop row.
     count = len(holdings)
-    by_class = np.empty(169, dtype=np.int64)
-    cards = np.empty(count, dtype=np.int64)  # the holding's two card bits
+    by_class = np.empty(169, dtype=np.int8)
     rank_class = np.empty(count, dtype=np.int64)
-    suit_bits = np.empty(count, dtype=np.int64)  # bit s: a card of suit s; 4 + s: both
+    # The holdings through card c: through[start[c]:start[c + 1]].
+    start = np.zeros(53, dtype=np.int64)
+    for h in range(count):
+        start[np.int64(holdings[h, 0]) + 1] += 1
+        start[np.int64(holdings[h, 1]) + 1] += 1
+    start = np.cumsum(start)
+    through = np.empty(2 * count, dtype=np.int64)
+    filled = start[:52].copy()
+    of_suit = np.empty((4, count), dtype=np.int64)  # a card of the suit
+    of_suit_count = np.zeros(4, dtype=np.int64)
+    both = np.empty((4, count), dtype=np.int64)  # both cards of the suit
+    both_count = np.zeros(4, dtype=np.int64)
     preflop = np.empty(count, dtype=np.int8)
     preflop_made = False
     for h in range(count):
         first, second = np.int64(holdings[h, 0]), np.int64(holdings[h, 1])
-        cards[h] = (np.int64(1) << first) | (np.int64(1) << second)
         rank_class[h] = min(first >> 2, second >> 2) + 13 * max(first >> 2, second >> 2)
-        suit_bits[h] = (1 << (first & 3)) | (1 << (second & 3))
-        if (first & 3) == (second & 3):
-            suit_bits[h] |= 1 << (4 + (first & 3))
+        for card in (first, second):
+            through[filled[card]] = h
+            filled[card] += 1
+        first_suit, second_suit = first & 3, second & 3
+        of_suit[first_suit, of_suit_count[first_suit]] = h
+        of_suit_count[first_suit] += 1
+        if second_suit != first_suit:
+            of_suit[second_suit, of_suit_count[second_suit]] = h
+            of_suit_count[second_suit] += 1
+        else:
+            both[first_suit, both_count[first_suit]] = h
+            both_count[first_suit] += 1
     for i in range(len(width)):
         n = width[i]
+        row = types[i]
         if n == 0:
             if not preflop_made:
                 for h in range(count):
                     preflop[h] = _hand_type(holdings[h], board[i], 0)
                 preflop_made = True
-            types[i, :] = preflop
+            row[:] = preflop
             continue
         seen = (0, 0, 0, 0, 0, 0)
         on_board = np.int64(0)
@@ -240,24 +261,27 @@ def _holding_types(
             on_board |= np.int64(1) << np.int64(board[i, j])
         for high in range(13):
             for low in range(high + 1):
-                both = _with_rank(np.int64(high), _with_rank(np.int64(low), seen))
-                by_class[low + 13 * high] = _type_of_seen(both, n)
-        suits = seen[4]
-        hot = 0  # bit s: the board holds suit s three times or more; 4 + s: twice or more
-        for suit in range(4):
-            on_suit = (suits >> (8 * suit)) & 0xFF
-            if on_suit >= 3:
-                hot |= 1 << suit
-            if on_suit >= 2:
-                hot |= 1 << (4 + suit)
+                held = _with_rank(np.int64(high), _with_rank(np.int64(low), seen))
+                by_class[low + 13 * high] = _type_of_seen(held, n)
         for h in range(count):
-            if (cards[h] & on_board) == 0 and (suit_bits[h] & hot) == 0:
-                types[i, h] = by_class[rank_class[h]]
-            elif cards[h] & on_board:
-                types[i, h] = dead
+            row[h] = by_class[rank_class[h]]
+        for j in range(n):
+            card = np.int64(board[i, j])
+            for k in range(start[card], start[card + 1]):
+                row[through[k]] = dead
+        for suit in range(4):
+            on_suit = (seen[4] >> (8 * suit)) & 0xFF
+            if on_suit >= 3:
+                listed, listed_count = of_suit[suit], of_suit_count[suit]
+            elif on_suit == 2:
+                listed, listed_count = both[suit], both_count[suit]
             else:
+                continue
+            for k in range(listed_count):
+                h = listed[k]
                 first, second = np.int64(holdings[h, 0]), np.int64(holdings[h, 1])
-                types[i, h] = _type_of_seen(_with(second, _with(first, seen)), n)
+                if ((np.int64(1) << first) | (np.int64(1) << second)) & on_board == 0:
+                    row[h] = _type_of_seen(_with(second, _with(first, seen)), n)
 
 
 def holding_types(
