@@ -179,18 +179,7 @@ class HandBatch(BatchReadout):
         s.deck[table] = deck
         s.button[table] = button
         s.hand_id[table] = hand_id
-        keep = ~tables
-        for array in (s.street, s.log_len, s.decisions, s.ranks, s.payoffs):
-            array *= keep
-        s.folded &= keep
-        s.showed &= keep
-        s.num_active += tables * (self.num_seats - s.num_active)
-        s.over &= keep
-        s.dealt |= tables
-        opener = np.zeros(self.num_tables, dtype=np.int8)
-        opener[table] = post_blinds(
-            s, layout, table, layout.seat_offset[:, np.newaxis] + table, chips
-        )
+        opener = post_blinds(s, layout, table, chips)
         self._carry_on(begin_preflop(s, layout, tables, opener))
 
     def can_start(

@@ -23,31 +23,68 @@ __all__ = ["begin_preflop", "end_rounds", "finish", "post_blinds"]
 _RIVER = int(Street.RIVER)
 
 
-def post_blinds(
-    state: BatchState, layout: Layout, rows: Index, cells: Index, stacks: Chips
-) -> Int8s:
-    """Post both blinds (all-in for less when a stack is short) at freshly dealt ``rows``.
+def post_blinds(state: BatchState, layout: Layout, rows: Index, stacks: Chips) -> Int8s:
+    """Clear the hand state of freshly dealt ``rows`` (deck, button and hand id already set)
+    and post both blinds there (all-in for less when a stack is short).
 
     Args:
-        cells: ``(seats, len(rows))`` indices of the rows' seats in raveled per-seat arrays.
         stacks: ``(seats, len(rows))`` chips before the blinds.
 
     Returns:
-        The seat that opens the pre-flop betting at each of ``rows``: the one after the larger
-        blind (a short big blind below the small blind hands that role to the small blind).
+        ``(tables,)``: at ``rows``, the seat that opens the pre-flop betting, the one after
+        the larger blind (a short big blind below the small blind hands that role to the
+        small blind); 0 elsewhere.
     """
-    button = state.button[rows]
-    posted = np.minimum(stacks, layout.blinds[button].T)
-    scatter(state.stacks, cells, stacks - posted)
-    for chips in (state.bets, state.contributions, state.blinds):
-        scatter(chips, cells, posted)
-    small, big = layout.small_blind_seat[button], layout.big_blind_seat[button]
-    columns = np.arange(len(rows))
-    small_posted = np.take(posted, small.astype(np.intp) * len(rows) + columns)
-    big_posted = np.take(posted, big.astype(np.intp) * len(rows) + columns)
-    top = small + (big_posted >= small_posted) * (big - small)
-    opener: Int8s = layout.next_seat[top]
+    opener = np.zeros(layout.num_tables, dtype=np.int8)
+    s = state
+    _post_blinds(
+        rows, stacks, s.button, s.stacks, s.bets, s.contributions, s.blinds, s.payoffs,
+        s.folded, s.showed, s.ranks, s.decisions, s.street, s.log_len, s.num_active, s.over,
+        s.dealt, layout.blinds, layout.small_blind_seat, layout.big_blind_seat,
+        layout.next_seat, opener,
+    )  # fmt: skip
     return opener
+
+
+@kernel
+def _post_blinds(
+    rows: Index,
+    chips: Chips,
+    button: Int8s,
+    stacks: Chips,
+    bets: Chips,
+    contributions: Chips,
+    blinds: Chips,
+    payoffs: Chips,
+    folded: Bools,
+    showed: Bools,
+    ranks: Int16s,
+    decisions: Int16s,
+    street: Int8s,
+    log_len: Int16s,
+    num_active: Int8s,
+    over: Bools,
+    dealt: Bools,
+    owed: Chips,
+    small_blind_seat: Int8s,
+    big_blind_seat: Int8s,
+    next_seat: Int8s,
+    opener: Int8s,
+) -> None:
+    num_seats = stacks.shape[0]
+    for k in range(len(rows)):
+        t, b = rows[k], button[rows[k]]
+        street[t], log_len[t], num_active[t] = 0, 0, num_seats
+        over[t], dealt[t] = False, True
+        for seat in range(num_seats):
+            posted = min(chips[seat, k], owed[b, seat])
+            stacks[seat, t] = chips[seat, k] - posted
+            bets[seat, t] = contributions[seat, t] = blinds[seat, t] = posted
+            payoffs[seat, t], ranks[seat, t], decisions[seat, t] = 0, 0, 0
+            folded[seat, t] = showed[seat, t] = False
+        small, big = small_blind_seat[b], big_blind_seat[b]
+        top = big if bets[big, t] >= bets[small, t] else small
+        opener[t] = next_seat[top]
 
 
 def begin_preflop(state: BatchState, layout: Layout, tables: Bools, opener: Int8s) -> Bools:
