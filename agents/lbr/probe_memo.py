@@ -39,7 +39,7 @@ class ProbeMemo:
         self._hand = np.zeros(num_tables, dtype=np.int64)
         self._length = np.full(num_tables, -1, dtype=np.int64)  # -1: nothing kept
         self._rows = np.zeros((num_tables, 0, 3))
-        self._group = np.zeros((num_tables, NUM_HOLDINGS), dtype=np.int16)
+        self._group: npt.NDArray[np.integer] = np.zeros((num_tables, NUM_HOLDINGS), dtype=np.int8)
 
     @property
     def nbytes(self) -> int:
@@ -54,11 +54,14 @@ class ProbeMemo:
         """The opponent's ``answer`` at ``views`` (after our probed raise) at ``tables``."""
         if answer.group is None:
             return
-        if self._rows.shape[1] != answer.rows.shape[1]:  # the policy's rows, sized once
+        group = answer.group
+        # The policy's rows and row numbers, sized and typed once (copied as they come).
+        if self._rows.shape[1] != answer.rows.shape[1] or self._group.dtype != group.dtype:
             self._rows = np.zeros((len(self._length), answer.rows.shape[1], 3))
+            self._group = np.zeros((len(self._length), NUM_HOLDINGS), dtype=group.dtype)
             self._length[:] = -1
         self._rows[tables] = answer.rows
-        self._group[tables] = answer.group
+        self._group[tables] = group
         self._hand[tables] = views.hand_id
         self._length[tables] = views.log_len
 
@@ -78,7 +81,7 @@ class ProbeMemo:
         result: npt.NDArray[np.bool_] = same & ours & raised  # kept lengths are 1 or more
         return result
 
-    def answer(self, tables: Index) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int16]]:
+    def answer(self, tables: Index) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.integer]]:
         """What ``tables`` keep: the rows of probabilities and each holding's row, as
         ``RangeAnswer``'s fields (``(k, G, 3)`` and ``(k, 1326)``)."""
         return self._rows[tables], self._group[tables]
