@@ -11,8 +11,10 @@ rounds; the figure is the median over rounds and the ratio is of the medians of 
 ``--loki-scalar-hands`` scalar, in the same alternating rounds. The pre-flop equities (1,326
 roll-outs, kept per process) and the compiled kernels are built before timing.
 
-Against an earlier commit (``--against REV``, default ``43e41a7``, the code before the
-flushes' class scores taken off per suit in the roll-outs; ``c67c29d`` before the equities
+Against an earlier commit (``--against REV``, default ``b584ae5``, the code before the
+compiled betting step of the engine, the fused range passes and the branch-free holding
+types; ``43e41a7`` before the flushes' class scores taken off per suit in the roll-outs;
+``c67c29d`` before the equities
 written in place and the opponent's decisions grouped by its own order; ``74e1e13``
 is the code before BPP's type belief and the shadow hands kept between decisions,
 ``3bcb3ea`` before the rank-class roll-outs and the one-pass range kernels; ``none`` to
@@ -34,7 +36,7 @@ its time split by the functions named in ``PARTS`` (cumulative, so each part inc
 calls; the rest is the engine, the runner and the opponent's own decisions).
 
     python benchmarks/bench_lbr.py [--hands 40000] [--deals 50] [--scalar-hands 1000] \\
-        [--loki-hands 2000] [--loki-scalar-hands 300] [--rounds 2] [--against 43e41a7] \\
+        [--loki-hands 2000] [--loki-scalar-hands 300] [--rounds 2] [--against b584ae5] \\
         [--tables 400,800,1600,3200] [--write results/benchmarks.md]
 """
 
@@ -76,8 +78,9 @@ TARGET = 5_000
 """Issue 23: ``lbr-bpp`` against ``bpp``, batched hands per CPU-second."""
 LOKI_TARGET = 500
 """Issue 23: ``lbr-loki`` against ``loki``, hands per CPU-second."""
-BEFORE = "43e41a7"
-"""The commit before the roll-outs' flush corrections taken off per suit (2026-11-28)."""
+BEFORE = "b584ae5"
+"""The commit before the compiled betting step, the fused range passes and the branch-free
+holding types (2026-11-28)."""
 TABLES = "400,800,1600,3200"
 """Table counts of the ``lbr-bpp`` sweep."""
 CHILD = """
