@@ -143,16 +143,19 @@ def check_down_values(
         w, e = weights[tables[i]], equity[tables[i]]
         _clear_row(w, cards[i], counts[i], pair_index)
         raises = j < len(raising) and raising[j] == i
-        split = raises and answered[j] and not shared
-        total, wins, value = 0.0, 0.0, 0.0
-        if split:
+        answers = raises and answered[j]
+        p, c, b = 0.0, 0.0, 0.0
+        if raises:
             p, c, b = pot[i], to_call[i], bet[j]
+        if answers:  # fold, call or re-raise: per answer row, linear in the equity
             a = answer_row[j]
             for g in range(rows.shape[1]):
                 fold, call, rise = rows[a, g, 0], rows[a, g, 1], rows[a, g, 2]
                 constant[g] = fold * p - call * (c + b) - rise * (c + 2 * b)
                 slope[g] = call * (p + c + 2 * b) + rise * (p + c + 4 * b)
-            holding_group = group[a]
+        total, wins, value = 0.0, 0.0, 0.0
+        if answers and not shared:
+            holding_group = group[answer_row[j]]
             for h in range(w.shape[0]):
                 total += w[h]
                 wins += w[h] * e[h]
@@ -163,15 +166,10 @@ def check_down_values(
                 total += w[h]
                 wins += w[h] * e[h]
         if raises:
-            p, c, b = pot[i], to_call[i], bet[j]
-            if not answered[j]:  # it is all-in: it calls
+            if not answers:  # it is all-in: it calls
                 value = wins * (p + c + 2 * b) - total * (c + b)
             elif shared:
-                a = answer_row[j]
-                fold, call, rise = rows[a, 0, 0], rows[a, 0, 1], rows[a, 0, 2]
-                value = (fold * p - call * (c + b) - rise * (c + 2 * b)) * total + (
-                    call * (p + c + 2 * b) + rise * (p + c + 4 * b)
-                ) * wins
+                value = constant[0] * total + slope[0] * wins
             raise_out[j] = value / total
             j += 1
         wp_out[i] = wins / total
