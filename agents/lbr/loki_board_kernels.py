@@ -11,7 +11,8 @@ once per board (a board meets several fields: the opponent's actions re-weight i
 * PPOT1's sweep per next card z: the pairs that share both their rank now and their rank
   with z ("points", about 90 to 250 of the 1,128 to 1,176 pairs: away from flushes a pair's
   ranks depend on its card ranks only) are one entry of the sweep, whose weight is theirs
-  summed; the points are in now-rank groups from the best down, their final ranks dense;
+  summed; the points are in now-rank groups from the best down, their final ranks dense,
+  described group by group (``agents.lbr.loki_sweep_kernels.sweep_cells``);
 * HS1's histogram: the pairs' ranks made dense (their order and ties kept), as short as the
   board's distinct ranks;
 * PPOT1's card removal: for h = {i, j} and o = {i, k} the count over next cards of o's
@@ -28,6 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from agents.jit import kernel
+from agents.lbr import loki_sweep_kernels
 from envs import _evaluator_tables as _t
 
 __all__ = ["BoardArrays", "board_arrays"]
@@ -35,7 +37,11 @@ __all__ = ["BoardArrays", "board_arrays"]
 Int8s = npt.NDArray[np.int8]
 Int16s = npt.NDArray[np.int16]
 Int64s = npt.NDArray[np.int64]
-BoardArrays = tuple[Int64s, Int64s, Int64s, Int64s, Int64s, Int16s, Int16s, Int16s, Int64s, Int8s]
+BoardArrays = tuple[
+    Int64s, Int64s, Int64s, Int64s, Int64s,  # ranks, holding, rows, first, last
+    Int16s, Int16s, Int16s, Int64s, Int16s, Int16s, Int64s,  # SweepCells
+    Int8s,  # removal
+]  # fmt: skip
 """``board_arrays``' result, as ``holding_values`` reads it."""
 
 
@@ -230,108 +236,6 @@ def _rows(
 
 
 @kernel
-def _points(
-    m: int, order: Int64s, ends: Int64s, cube: Int16s
-) -> tuple[Int16s, Int16s, Int16s, Int64s]:
-    """Per next card z, each pair's point (the pairs with its rank now and with z; the pairs
-    through z: the last point, which weighs nothing in the sweep), the points' dense final
-    ranks and the end of their now-rank groups, in sweep order, and their number.
-
-    A now-rank group's pairs mostly share their final rank with z (their card ranks are
-    equal): its rows of the cube are read for all z at once (SIMD lanes), and where the
-    group's final ranks with z (off the pairs through z) are all equal it is one point;
-    only the other z look the pairs' final ranks up one by one, among the group's points
-    so far."""
-    pairs = len(order)
-    points = np.empty((m, pairs), dtype=np.int16)
-    raw = np.empty((m, pairs + 1), dtype=np.int16)
-    group_ends = np.empty((m, pairs + 1), dtype=np.int16)
-    count = np.zeros(_LANES, dtype=np.int16)  # per z: the points so far
-    top = np.empty(_LANES, dtype=np.int16)  # per z: the group's best and worst final rank
-    bottom = np.empty(_LANES, dtype=np.int16)
-    mixed = np.empty(_LANES, dtype=np.int64)  # the z where the group has several points
-    start = 0
-    while start < pairs:
-        end = ends[start]
-        for z in range(np.uint64(_LANES)):
-            top[z] = -1
-        for q in range(start, end):
-            row = cube[order[q]]
-            for z in range(np.uint64(_LANES)):
-                top[z] = max(top[z], row[z])
-        for z in range(np.uint64(_LANES)):
-            bottom[z] = top[z]
-        for q in range(start, end):
-            row = cube[order[q]]
-            for z in range(np.uint64(_LANES)):  # the pairs through z (-1) left out
-                bottom[z] = min(bottom[z], row[z] if row[z] >= 0 else top[z])
-        for q in range(start, end):  # the pairs through z are set below
-            point = order[q]
-            for z in range(m):
-                points[z, point] = count[z]
-        slow = 0
-        for z in range(m):  # one point (or none: written past the count, never read)
-            opened = count[z]
-            raw[z, opened] = top[z]
-            group_ends[z, opened] = opened + 1
-            count[z] = opened + np.int16(top[z] >= 0)
-            mixed[slow] = z
-            slow += bottom[z] != top[z]
-        for s in range(slow):  # several points: top[z] >= 0, counted above
-            z = mixed[s]
-            opened = count[z] - 1
-            d = opened
-            last = -1  # the latest final rank met, and its point
-            at = 0
-            for q in range(start, end):
-                final = cube[order[q], z]
-                if final != last and final >= 0:
-                    last = final
-                    at = d - 1
-                    while at >= opened and raw[z, at] != final:
-                        at -= 1
-                    if at < opened:
-                        at = d
-                        raw[z, d] = final
-                        d += 1
-                points[z, order[q]] = at
-            count[z] = d
-            for t in range(opened, d):
-                group_ends[z, t] = d
-        start = end
-    counts = np.empty(m, dtype=np.int64)
-    histogram = np.zeros(_t.NUM_RANKS + 2, dtype=np.int32)
-    for z in range(m):
-        counts[z] = count[z]
-        for x in range(m):  # the pairs through z
-            if x != z:
-                points[z, max(x, z) * (max(x, z) - 1) // 2 + min(x, z)] = count[z]
-        for t in range(count[z]):
-            histogram[raw[z, t] + 1] += 1
-    # the points' final ranks, dense per z: one counting sort of all z's points at once
-    for r in range(1, len(histogram)):
-        histogram[r] += histogram[r - 1]
-    total = histogram[-1]
-    by_rank = np.empty(total, dtype=np.int32)  # z << 11 | point, by final rank
-    for z in range(m):
-        for d in range(counts[z]):
-            slot = raw[z, d]
-            by_rank[histogram[slot]] = (z << 11) | d
-            histogram[slot] += 1
-    width = counts.max() + 1
-    finals_out = np.zeros((m, width), dtype=np.int16)
-    previous = np.full(m, -1, dtype=np.int64)
-    dense = np.full(m, -1, dtype=np.int64)
-    for e in range(total):
-        z, d = by_rank[e] >> 11, by_rank[e] & 2047
-        if raw[z, d] != previous[z]:
-            previous[z] = raw[z, d]
-            dense[z] += 1
-        finals_out[z, d] = dense[z]
-    return points, finals_out, group_ends[:, :width].copy(), counts
-
-
-@kernel
 def _dense(ranks: Int64s) -> None:
     """Replace ``ranks`` by their dense ranks (0 for the lowest present, in the same order
     and with the same ties), so that a histogram over them is as short as the board's
@@ -349,22 +253,11 @@ def _dense(ranks: Int64s) -> None:
 
 
 @kernel
-def board_arrays(
-    m: int, slots: Int64s, pair_ranks: Int16s, triple_ranks: Int16s, pair_index: Int64s
-) -> BoardArrays:
-    """What ``holding_values`` reads of one board, whatever the field: the slot pairs' dense
-    ranks (``_dense``) and holdings (colex), each card's row of pair ranks in rank order and
-    where each pair's tied group starts and ends in it (``_rows``), the sweep's points per next
-    card, their dense final ranks, the ends of their now-rank groups and their numbers
-    (``_points``), and the card-removal counts (``_removal``); the last five empty on the river.
-
-    Args:
-        m: Cards off the board (49, 48 or 47), ``slots[:m]`` ascending.
-        slots: The off-board cards (``board_subset_ranks``).
-        pair_ranks: Ranks of the slot pairs with the board, colex.
-        triple_ranks: Ranks of the slot triples with the board (colex), read when m > 47.
-        pair_index: ``agents.strength.holdings.PAIR_INDEX``.
-    """
+def _ranked_pairs(
+    m: int, slots: Int64s, pair_ranks: Int16s, pair_index: Int64s
+) -> tuple[Int64s, Int64s, Int64s, Int64s, Int64s, Int64s, Int64s, Int64s]:
+    """The slot pairs' dense ranks and holdings (colex), the pairs in rank order and each
+    card's row of them (``_rows``), and the matrix of pair ranks (-1 on the diagonal)."""
     pairs = m * (m - 1) // 2
     ranks = np.empty(pairs, dtype=np.int64)
     holding = np.empty(pairs, dtype=np.int64)
@@ -380,14 +273,37 @@ def board_arrays(
             p += 1
     _dense(ranks)
     order, ends, rows, first, last = _rows(m, ranks, low, high)
+    return ranks, holding, rows, first, last, order, ends, matrix
+
+
+def board_arrays(
+    m: int, slots: Int64s, pair_ranks: Int16s, triple_ranks: Int16s, pair_index: Int64s
+) -> BoardArrays:
+    """What ``holding_values`` reads of one board, whatever the field: the slot pairs' dense
+    ranks (``_dense``) and holdings (colex), each card's row of pair ranks in rank order and
+    where each pair's tied group starts and ends in it (``_rows``), the sweep's points by
+    now-rank group, their dense final ranks, the ends of their now-rank groups and their
+    numbers (``agents.lbr.loki_sweep_kernels.sweep_cells``), and the card-removal counts
+    (``_removal``); the last eight empty on the river.
+
+    Args:
+        m: Cards off the board (49, 48 or 47), ``slots[:m]`` ascending.
+        slots: The off-board cards (``board_subset_ranks``).
+        pair_ranks: Ranks of the slot pairs with the board, colex.
+        triple_ranks: Ranks of the slot triples with the board (colex), read when m > 47.
+        pair_index: ``agents.strength.holdings.PAIR_INDEX``.
+    """
+    ranks, holding, rows, first, last, order, ends, matrix = _ranked_pairs(
+        m, slots, pair_ranks, pair_index
+    )
     if m > 47:
         cube = _cube(m, triple_ranks)
-        points, finals, group_ends, counts = _points(m, order, ends, cube)
+        cells = loki_sweep_kernels.sweep_cells(m, order, ends, cube)
         removal = _removal(m, slots, matrix, cube)
     else:
-        points = np.empty((0, pairs), dtype=np.int16)
-        finals = np.empty((0, 1), dtype=np.int16)
-        group_ends = np.empty((0, 1), dtype=np.int16)
+        empty = np.empty((0, 1), dtype=np.int16)
         counts = np.empty(0, dtype=np.int64)
+        mixed = np.empty((0, 2), dtype=np.int16)
+        cells = (np.empty(0, dtype=np.int16), empty, mixed, counts, empty, empty, counts)
         removal = np.empty((0, 0, 0), dtype=np.int8)
-    return ranks, holding, rows, first, last, points, finals, group_ends, counts, removal
+    return (ranks, holding, rows, first, last, *cells, removal)

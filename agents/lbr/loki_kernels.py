@@ -15,8 +15,9 @@ what ``agents.lbr.loki_board_kernels.board_arrays`` counts once per board:
   exactly HP[behind][ahead] + HP[behind][tied]/2 + HP[tied][ahead]/2). Per z, the pairs of
   equal rank now and with z (a point) rise alike, so the points are swept from the best
   now-rank down with a Fenwick tree over the final ranks of the points already passed (the
-  ones ahead now), each weighing its pairs' sum; each pair then reads its point's rises, and
-  the holdings through h's cards are taken off with their counts over z (``_shared``). Its
+  ones ahead now), each weighing its pairs' sum; each pair then reads its point's rises
+  (summed over z by now-rank group, ``agents.lbr.loki_sweep_kernels``), and the holdings
+  through h's cards are taken off with their counts over z (``_shared``). Its
   denominator is ``(m - 4) (W_behind + W_tied / 2)`` (every pair has ``m - 4`` completions).
 
 The sums are not added in the scalar route's order, so values agree with it to about 1e-15,
@@ -114,26 +115,50 @@ def _strength(
 
 @kernel
 def _rises(
-    weights: Array, points: Int16s, finals: Int16s, group_ends: Int16s, counts: Int64s
+    weights: Array,
+    groups: Int16s,
+    single: Int16s,
+    mixed: Int16s,
+    mixed_starts: Int64s,
+    finals: Int16s,
+    group_ends: Int16s,
+    counts: Int64s,
 ) -> Array:
     """Per slot pair h: sum over next cards and holdings of ``w max(0, s_final - s_now)``,
-    card removal not yet corrected: per next card the points are swept from the best
-    now-rank down with a Fenwick tree over their final ranks (``_points`` of
-    ``agents.lbr.loki_board_kernels``)."""
-    m, pairs = points.shape
+    card removal not yet corrected: per next card z the points are swept from the best
+    now-rank down with a Fenwick tree over their final ranks (``sweep_cells`` of
+    ``agents.lbr.loki_sweep_kernels``). A point of one now-rank group weighs the group's
+    weight less its pairs through z; a pair's rises are its group's point's summed over z,
+    less the terms of its own cards (where it was in no point), plus its own points' where
+    the group splits."""
+    m, n = single.shape
+    pairs = len(weights)
     width = finals.shape[1]
     mass = np.empty(width)  # each point's weight (the last one: the pairs through z)
     gain = np.empty(width)  # each point's rises with this z
     less = np.empty(width)
     tree = np.empty(width + 1)
     level = np.empty(width)  # the weight added at each final rank
+    group_weight = np.zeros(n)
+    for p in range(pairs):
+        group_weight[groups[p]] += weights[p]
+    by_card = np.empty((m, n))  # per z: each group's one point's rises with z (0: none)
+    summed = np.zeros(n)
     risen = np.zeros(pairs)
     for z in range(m):
         count = counts[z]
-        point, final, ends = points[z], finals[z], group_ends[z]
+        point_of, final, ends = single[z], finals[z], group_ends[z]
         mass[: count + 1] = 0.0
-        for p in range(pairs):
-            mass[point[p]] += weights[p]
+        for g in range(n):
+            if point_of[g] >= 0:
+                mass[point_of[g]] += group_weight[g]
+        for x in range(m):  # the pairs through z, off their group's point
+            if x != z:
+                p = z * (z - 1) // 2 + x if x < z else x * (x - 1) // 2 + z
+                if point_of[groups[p]] >= 0:
+                    mass[point_of[groups[p]]] -= weights[p]
+        for k in range(mixed_starts[z], mixed_starts[z + 1]):
+            mass[mixed[k, 1]] += weights[mixed[k, 0]]
         tree[: count + 1] = 0.0
         level[:count] = 0.0
         start = 0
@@ -145,12 +170,21 @@ def _rises(
             for d in range(start, end):
                 _add(tree, count + 1, final[d], mass[d])
                 level[final[d]] += mass[d]
-            for d in range(start, end):  # with them, the points tied now
-                gain[d] += 0.5 * (_below(tree, final[d]) - less[d])
+            if end - start > 1:  # alone, a point ties with none of its group
+                for d in range(start, end):  # with them, the points tied now
+                    gain[d] += 0.5 * (_below(tree, final[d]) - less[d])
             start = end
-        gain[count] = 0.0
-        for p in range(pairs):
-            risen[p] += gain[point[p]]
+        for g in range(n):
+            by_card[z, g] = gain[point_of[g]] if point_of[g] >= 0 else 0.0
+            summed[g] += by_card[z, g]
+        for k in range(mixed_starts[z], mixed_starts[z + 1]):
+            risen[mixed[k, 0]] += gain[mixed[k, 1]]
+    p = 0
+    for j in range(1, m):
+        for i in range(j):
+            g = groups[p]
+            risen[p] += summed[g] - by_card[i, g] - by_card[j, g]
+            p += 1
     return risen
 
 
@@ -183,7 +217,10 @@ def holding_values(
     rows: Int64s,
     first: Int64s,
     last: Int64s,
-    points: Int16s,
+    groups: Int16s,
+    single: Int16s,
+    mixed: Int16s,
+    mixed_starts: Int64s,
     finals: Int16s,
     group_ends: Int16s,
     counts: Int64s,
@@ -196,8 +233,9 @@ def holding_values(
 
     Args:
         m: Cards off the board (49, 48 or 47).
-        ranks, holding, rows, first, last, points, finals, group_ends, counts, removal: The
-            board's arrays (``agents.lbr.loki_board_kernels.board_arrays``).
+        ranks, holding, rows, first, last, groups, single, mixed, mixed_starts, finals,
+            group_ends, counts, removal: The board's arrays
+            (``agents.lbr.loki_board_kernels.board_arrays``).
         field: ``(1326,)`` non-negative weights of the opponent's holdings (Loki's field
             array); each holding's live weight must be positive.
         hs1_out: ``(1326,)`` HS1 of each holding; NaN where it meets the board.
@@ -220,7 +258,7 @@ def holding_values(
         hs1_out[holding[p]] = (below[p] + 0.5 * tied[p]) / live[p]
         ppot_out[holding[p]] = 0.0
     if m > 47:
-        rises = _rises(weights, points, finals, group_ends, counts)
+        rises = _rises(weights, groups, single, mixed, mixed_starts, finals, group_ends, counts)
         _shared(m, wmatrix, removal, rises)
         completions = m - 4
         for p in range(pairs):

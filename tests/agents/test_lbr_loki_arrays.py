@@ -1,7 +1,8 @@
 """The board-only arrays of the local best response to Loki (``board_arrays``) against
 the implementation they replace (copied here as the reference): every array
 ``holding_values`` reads equal to it on flops, turns and rivers of every suit and rank
-pattern (the ends of the now-rank groups where they are read, up to each z's count)."""
+pattern (the ends of the now-rank groups where they are read, up to each z's count; the
+sweep's points by now-rank group derived from the reference's points pair by pair)."""
 
 from __future__ import annotations
 
@@ -129,6 +130,47 @@ def _reference_points(
 
 
 @kernel
+def _reference_cells(
+    m: int, low: Int64s, high: Int64s, order: Int64s, ends: Int64s, points: Int16s
+) -> tuple[Int16s, Int16s, Int16s, Int64s]:
+    """``sweep_cells``' groups, single points, mixed pairs and where each z's start, read
+    off the points of every pair (the groups: the runs of tied ranks in ``order``)."""
+    pairs = len(order)
+    groups = np.empty(pairs, dtype=np.int16)
+    count = 0
+    start = 0
+    while start < pairs:
+        for q in range(start, ends[start]):
+            groups[order[q]] = count
+        count += 1
+        start = ends[start]
+    single = np.full((m, count), -1, dtype=np.int16)
+    mixed = np.zeros((m * pairs, 2), dtype=np.int16)
+    mixed_starts = np.zeros(m + 1, dtype=np.int64)
+    for z in range(m):
+        start = 0
+        while start < pairs:
+            end = ends[start]
+            first, several = -1, False
+            for q in range(start, end):
+                p = order[q]
+                if low[p] != z and high[p] != z:
+                    several |= first >= 0 and points[z, p] != first
+                    first = points[z, p] if first < 0 else first
+            if first >= 0 and not several:
+                single[z, groups[order[start]]] = first
+            for q in range(start, end):
+                p = order[q]
+                if several and low[p] != z and high[p] != z:
+                    mixed[mixed_starts[m], 0] = p
+                    mixed[mixed_starts[m], 1] = points[z, p]
+                    mixed_starts[m] += 1
+            start = end
+        mixed_starts[z + 1] = mixed_starts[m]
+    return groups, single, mixed[: mixed_starts[m]].copy(), mixed_starts
+
+
+@kernel
 def _reference_arrays(
     m: int, slots: Int64s, pair_ranks: Int16s, triple_ranks: Int16s, pair_index: Int64s
 ) -> tuple[npt.NDArray[np.integer], ...]:
@@ -159,12 +201,16 @@ def _reference_arrays(
             ends[q] = end
         cube = _reference_cube(m, triple_ranks)
         points, finals, group_ends, counts = _reference_points(m, low, high, order, ends, cube)
+        groups, single, mixed, mixed_starts = _reference_cells(m, low, high, order, ends, points)
     else:
-        points = np.empty((0, pairs), dtype=np.int16)
-        finals = np.empty((0, 1), dtype=np.int16)
-        group_ends = np.empty((0, 1), dtype=np.int16)
-        counts = np.empty(0, dtype=np.int64)
-    return ranks, holding, rows, first, last, points, finals, group_ends, counts
+        groups = np.empty(0, dtype=np.int16)
+        single = finals = group_ends = np.empty((0, 1), dtype=np.int16)
+        mixed = np.empty((0, 2), dtype=np.int16)
+        counts = mixed_starts = np.empty(0, dtype=np.int64)
+    return (
+        ranks, holding, rows, first, last, groups, single, mixed, mixed_starts, finals,
+        group_ends, counts,
+    )  # fmt: skip
 
 
 NAMED = [
@@ -190,12 +236,12 @@ def test_board_arrays_equal_the_reference(board: tuple[int, ...]) -> None:
     r = board_ranks(board)
     got = board_arrays(r.m, r.slots, r.pairs[0], r.triples, PAIR_INDEX)
     expected = _reference_arrays(r.m, r.slots, r.pairs[0], r.triples, PAIR_INDEX)
-    counts = expected[8]
-    assert len(expected) == 9
-    for k in range(9):
+    counts = expected[11]
+    assert len(expected) == 12 and len(got) == 13  # and the removal counts, tested apart
+    for k in range(12):
         mine, theirs = np.asarray(got[k]), np.asarray(expected[k])
         assert mine.dtype == theirs.dtype and mine.shape == theirs.shape, k
-        if k == 7:  # the group ends: read up to each z's count only
+        if k == 10:  # the group ends: read up to each z's count only
             for z, count in enumerate(counts):
                 np.testing.assert_array_equal(mine[z, :count], theirs[z, :count])
         else:

@@ -99,8 +99,8 @@ def test_removal_equals_the_card_by_card_count(board: tuple[int, ...]) -> None:
     np.testing.assert_array_equal(_removal(m, slots, matrix, cube), expected)
     r = board_ranks(board)
     arrays = board_arrays(m, r.slots, r.pairs[0], r.triples, PAIR_INDEX)
-    assert arrays[9].dtype == np.int8  # the counts fit: at most 2 (m - 3)
-    np.testing.assert_array_equal(arrays[9], expected)
+    assert arrays[-1].dtype == np.int8  # the counts fit: at most 2 (m - 3)
+    np.testing.assert_array_equal(arrays[-1], expected)
 
 
 def _columns_equal(cube: Int16s, m: int, members: list[list[int]]) -> bool:

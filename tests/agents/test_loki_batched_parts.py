@@ -281,6 +281,7 @@ def test_kernels_call_only_kernels_of_their_own_module() -> None:
     """numba's disk cache of a kernel sees its own module's source only (``agents.jit``)."""
     import agents.lbr.loki_board_kernels
     import agents.lbr.loki_kernels
+    import agents.lbr.loki_sweep_kernels
     import agents.loki.batched_history
     import agents.loki.batched_preflop
     import agents.loki.triples
@@ -289,6 +290,7 @@ def test_kernels_call_only_kernels_of_their_own_module() -> None:
     modules = [
         agents.lbr.loki_board_kernels,
         agents.lbr.loki_kernels,
+        agents.lbr.loki_sweep_kernels,
         agents.loki.batched_history,
         agents.loki.batched_preflop,
         agents.loki.triples,
