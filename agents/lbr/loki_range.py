@@ -28,13 +28,14 @@ What of Loki's state depends on its cards, and what does not:
 
 After the flop HS1 and PPOT1 of all 1,326 holdings against the field come from one compiled
 call (``agents.lbr.loki_kernels.holding_values``); the rules are Loki's own compiled
-``agents.loki.triples.decide``, one row per holding. The policy expects to be asked at each of
-Loki's decisions of a hand in order (``LocalBestResponse`` does), since a holding's state at
-a decision depends on its probabilities at the earlier ones. Within a hand it keeps each
-history's answer (a raise the LBR probed is not recomputed when made) and the models replayed
-through each history (a longer one extends them); a board's arrays for the compiled call and its
-re-weighting values are built once (``agents.lbr.loki_board_memo``), for all the tables of
-the batched form, which is one shadow per table (``agents.lbr.per_table_ranges``).
+``agents.loki.triples.decide_holdings``, every holding at one spot. The policy expects to be
+asked at each of Loki's decisions of a hand in order (``LocalBestResponse`` does), since a
+holding's state at a decision depends on its probabilities at the earlier ones. Within a hand
+it keeps each history's answer (a raise the LBR probed is not recomputed when made) and the
+models replayed through each history (a longer one extends them); a board's arrays for the
+compiled call and its re-weighting values are built once (``agents.lbr.loki_board_memo``), for
+all the tables of the batched form, which is one shadow per table
+(``agents.lbr.per_table_ranges``).
 """
 
 from __future__ import annotations
@@ -63,7 +64,7 @@ from agents.loki.preflop import (
     preflop_situation,
     small_blind_seat,
 )
-from agents.loki.triples import decide
+from agents.loki.triples import decide_holdings
 from agents.strength.holdings import NUM_HOLDINGS
 from agents.strength.income_rate import load_income_rates
 from envs.events import Acted
@@ -95,31 +96,6 @@ _Situation = tuple[int, Group, bool]
 _KEPT_BOARDS = 9
 """Boards kept per table: two hands' and the current hand's (a duplicate match deals each
 board twice)."""
-
-
-@dataclass(frozen=True)
-class _Settings:
-    """Loki's settings repeated for every holding (``decide`` reads them per row)."""
-
-    index: Index
-    make1: Floats
-    make2: Floats
-    switches: npt.NDArray[np.bool_]
-    width: Floats
-    triples: npt.NDArray[np.bool_]
-
-
-def _settings(agent: Loki) -> _Settings:
-    p, thresholds = agent.params, agent.thresholds()
-    switches = [thresholds.semi_bluff, thresholds.pot_odds, thresholds.showdown_odds]
-    return _Settings(
-        np.arange(NUM_HOLDINGS, dtype=np.intp),
-        np.full(NUM_HOLDINGS, thresholds.make1),
-        np.full(NUM_HOLDINGS, thresholds.make2),
-        np.tile(np.array(switches, dtype=np.bool_), (NUM_HOLDINGS, 1)),
-        np.full(NUM_HOLDINGS, p.triple_width),
-        np.full(NUM_HOLDINGS, p.betting == Betting.TRIPLES),
-    )
 
 
 @dataclass(frozen=True)
@@ -156,7 +132,8 @@ class ShadowLoki:
         self.name = agent.name
         self.memoryless = agent.memoryless
         self._thresholds = agent.thresholds()
-        self._per_holding = _settings(agent)
+        t = self._thresholds
+        self._switches = np.array([t.semi_bluff, t.pot_odds, t.showdown_odds])
         self._selected: dict[_Situation, tuple[npt.NDArray[np.int64], tuple[int, ...]]] = {}
         self._preflop_rows: dict[tuple[_Situation, tuple[Action, ...]], Floats] = {}
         self._models = OpponentModels(agent.params, self._thresholds)
@@ -330,35 +307,23 @@ class ShadowLoki:
             draw = narrow_all(done.draw, done.bounds, int(action)) if triples else done.draw
         if view.to_call > 0:
             semi = _NO_SEMI
-        opponents = [s for s in view.active_seats if s != view.seat]
-        n = max(1, len(opponents))
         # The field and the board are valid here (``loki_holding_values`` would check them).
         board = self._memo.arrays(view.board)
         hs1, ppot = np.empty(NUM_HOLDINGS), np.empty(NUM_HOLDINGS)
         holding_values(board.m, *board.arrays, self._field(view), hs1, ppot)
-        live = np.isfinite(hs1)  # not where the holding meets the board
-        hsn = np.where(live, hs1, 0.0)
-        hsn = hsn if n == 1 else hsn**n
-        ppot = np.where(live, ppot, 0.0)
         if view.street == Street.FLOP and p.lookahead == 2:
             raise ValueError(f"{self.name}: PPOT2 (lookahead 2) is not supported")
         invested = any(
             a.street == view.street and a.seat == view.seat and a.amount > 0 for a in view.actions
         )
-        rows = NUM_HOLDINGS
-        situation = (view.street, view.to_call, view.pot, view.bet_size, view.num_bets, n)
-        ints = np.empty((7, rows), dtype=np.int64)  # each row one argument, for every holding
-        ints[:] = np.array([*situation, later_bets(view.rules, view.street)])[:, np.newaxis]
-        flags = np.empty((2, rows), dtype=np.bool_)
-        flags[:] = np.array([Action.RAISE in view.legal_actions, invested])[:, np.newaxis]
-        t = self._per_holding
-        street, to_call, pot, bet, bets, players, later = ints
-        out, bounds, ehs = np.empty((rows, 3)), np.empty((rows, 2)), np.empty(rows)
-        decide(
-            hsn, ppot, t.index, street, to_call, pot, bet, bets, flags[0], flags[1], players,
-            later,
-            (semi >= 0) & (semi < int(view.street)), t.make1, t.make2, t.switches, t.width,
-            t.triples, draw, out, bounds, ehs,
+        t = self._thresholds
+        out = np.empty((NUM_HOLDINGS, 3))
+        bounds, ehs = np.empty((NUM_HOLDINGS, 2)), np.empty(NUM_HOLDINGS)
+        decide_holdings(
+            hs1, ppot, max(1, len(view.active_seats) - 1), int(view.street), view.to_call,
+            view.pot, view.bet_size, view.num_bets, Action.RAISE in view.legal_actions,
+            invested, later_bets(view.rules, view.street), semi, t.make1, t.make2,
+            self._switches, p.triple_width, triples, draw, out, bounds, ehs,
         )  # fmt: skip
         semi_bluff = (view.to_call == 0) & (ehs < p.make1)
         self._decided[view.actions] = _Decided(bounds, semi_bluff, int(view.street), semi, draw)

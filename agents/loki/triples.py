@@ -5,7 +5,8 @@ both Lokis: their own decisions, Loki-2's re-weighting, and Loki-2's one draw pe
   holding, blended over +-width of EHS' at make1 and make2 (Pena 1999 section 4.1; width 0:
   Loki-1's pure action). ``agents.loki.postflop.probability_triples`` is the NumPy reference.
 * ``decide`` -- the probabilities of the deciding rows: Loki-1's certain action, or Loki-2's
-  triple conditioned on its per-hand draw lying in ``[lo, hi)`` (``conditional``).
+  triple conditioned on its per-hand draw lying in ``[lo, hi)`` (``conditional``);
+  ``decide_holdings`` the same with every holding at one spot.
 * ``triple_weights`` / ``triple_events`` -- Loki-2's re-weighting (Pena 1999 section 4.2):
   every holding's weight times its triple's entry of the observed action, floored.
 
@@ -30,6 +31,7 @@ __all__ = [
     "absorb_own",
     "conditional",
     "decide",
+    "decide_holdings",
     "decide_spot",
     "narrow",
     "triple",
@@ -192,6 +194,52 @@ def decide(
             lo, hi = interval[t, 0], interval[t, 1]
             fold, call, bet = conditional(lo, hi, bounds[i, 0], bounds[i, 1])
         out[i, 0], out[i, 1], out[i, 2] = fold, call, bet
+
+
+@kernel
+def decide_holdings(
+    hs1: Array,
+    ppot: Array,
+    opponents: int,
+    street: int,
+    to_call: int,
+    pot: int,
+    bet_size: int,
+    num_bets: int,
+    can_raise: bool,
+    invested: bool,
+    later_bets: int,
+    semi: Ints,
+    make1: float,
+    make2: float,
+    switches: Bools,
+    width: float,
+    triples: bool,
+    interval: Array,
+    out: Array,
+    bounds: Array,
+    ehs_out: Array,
+) -> None:
+    """``decide`` with every holding at one spot (for the local best response): HS1 raised
+    to the ``opponents`` and PPOT1 read as 0 where NaN (a holding that meets the board), a
+    semi-bluff going on where ``semi[h]`` is an earlier round than ``street`` (-1: none),
+    each holding's draw in ``interval[h]``."""
+    for h in range(len(hs1)):
+        one = _clean(hs1[h])
+        hsn = one if opponents == 1 else one**opponents
+        potential = _clean(ppot[h])
+        ehs = hsn + (1.0 - hsn) * potential
+        ehs_out[h] = ehs
+        fold, call, bet = triple(
+            hsn, potential, ehs, street, to_call, pot, bet_size, num_bets, can_raise, invested,
+            opponents, later_bets, 0 <= semi[h] < street, make1, make2, switches[0],
+            switches[1], switches[2], width if triples else 0.0,
+        )  # fmt: skip
+        bounds[h, 0] = fold
+        bounds[h, 1] = 1.0 if bet == 0.0 else min(fold + call, 1.0)
+        if triples:
+            fold, call, bet = conditional(interval[h, 0], interval[h, 1], fold, bounds[h, 1])
+        out[h, 0], out[h, 1], out[h, 2] = fold, call, bet
 
 
 @kernel
