@@ -268,10 +268,11 @@ class BatchedLBR:
         return tree.values(seats, moves, wp, ours)
 
     def observe_ends(self, batch: HandEndBatch) -> None:
-        """Tell the opponent's policy each hand's end as the opponent saw it."""
+        """Tell the opponent's policy each hand's end as the opponent saw it (unless it is
+        memoryless: it learns nothing from one)."""
         tables = batch.tables.astype(np.intp)
         self._in_hand[tables] = False
-        if batch.rules.num_seats != 2:
+        if batch.rules.num_seats != 2 or self.memoryless:
             return
         seat = batch.seat.astype(np.intp)
         other = 1 - seat

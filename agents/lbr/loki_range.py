@@ -41,7 +41,6 @@ all the tables of the batched form, which is one shadow per table
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -51,6 +50,7 @@ from agents.jit import readonly
 from agents.lbr.agent import LocalBestResponse
 from agents.lbr.loki_board_memo import BoardMemo
 from agents.lbr.loki_kernels import holding_values
+from agents.lbr.per_table_ranges import EVERY_HOLDING, PerTableRanges
 from agents.loki.action_contexts import replay
 from agents.loki.agent import Loki, Loki2, loki_moderate, loki_som, loki_tight
 from agents.loki.draw import narrow_all
@@ -70,9 +70,6 @@ from agents.strength.income_rate import load_income_rates
 from envs.events import Acted
 from envs.rules import Action, Street
 from envs.view import PlayerView
-
-if TYPE_CHECKING:
-    from agents.lbr.per_table_ranges import PerTableRanges
 
 __all__ = [
     "ShadowLoki",
@@ -146,8 +143,6 @@ class ShadowLoki:
     def batched(self, num_tables: int) -> PerTableRanges:
         """``PerTableRanges`` of a fresh shadow of a fresh copy of the agent per table, all
         keeping their boards in one memo (a board dealt at two tables is counted once)."""
-        from agents.lbr.per_table_ranges import PerTableRanges
-
         memo = BoardMemo(_KEPT_BOARDS * num_tables)
         return PerTableRanges([ShadowLoki(self.agent.spawn(), memo) for _ in range(num_tables)])
 
@@ -159,7 +154,8 @@ class ShadowLoki:
 
     def probabilities(self, view: PlayerView, holdings: Index, *, probe: bool = False) -> Floats:
         """``(len(holdings), 3)``: Loki's probabilities at ``view`` with each holding, given
-        its own earlier actions of the hand with that holding."""
+        its own earlier actions of the hand with that holding (the kept answer itself,
+        read-only, when ``holdings`` is ``EVERY_HOLDING``)."""
         key = (view.hand_id, view.button, view.seat)
         if key != self._hand:
             self._new_hand(key)
@@ -169,6 +165,8 @@ class ShadowLoki:
             preflop = view.street == Street.PREFLOP
             result = self._preflop(view) if preflop else self._postflop(view)
             self._answers[history] = result
+        if holdings is EVERY_HOLDING:
+            return result
         taken: Floats = np.take(result, holdings, axis=0)  # a copy, as result[holdings]
         return taken
 
@@ -327,6 +325,7 @@ class ShadowLoki:
         )  # fmt: skip
         semi_bluff = (view.to_call == 0) & (ehs < p.make1)
         self._decided[view.actions] = _Decided(bounds, semi_bluff, int(view.street), semi, draw)
+        out.flags.writeable = False  # kept, and handed out as it is
         return out
 
 

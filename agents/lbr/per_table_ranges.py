@@ -25,12 +25,16 @@ from envs.events import Acted
 from envs.rules import Action, Rules, Street
 from envs.view import PlayerView
 
-__all__ = ["PerTableRanges", "decision_views", "end_views"]
+__all__ = ["EVERY_HOLDING", "PerTableRanges", "decision_views", "end_views"]
 
 Index = npt.NDArray[np.intp]
-_ALL: Index = np.arange(NUM_HOLDINGS, dtype=np.intp)
-_ALL.flags.writeable = False
+EVERY_HOLDING: Index = np.arange(NUM_HOLDINGS, dtype=np.intp)
+"""Every holding in order: a policy asked for it may answer with an array it keeps (read-only),
+which this module only copies from."""
+EVERY_HOLDING.flags.writeable = False
 _STREETS, _ACTIONS = tuple(Street), tuple(Action)
+_KNOWN: dict[tuple[int, int, int, int], Acted] = {}
+"""Every log entry met, made once (a few dozen: rounds x seats x actions x amounts)."""
 
 
 class PerTableRanges:
@@ -62,8 +66,8 @@ class PerTableRanges:
         rows = np.empty((k, NUM_HOLDINGS, 3))
         for i, view in enumerate(decision_views(batch)):
             shadow = self.shadows[int(batch.tables[i])]
-            rows[i] = shadow.probabilities(view, _ALL, probe=probe)
-        return RangeAnswer(rows, np.broadcast_to(_ALL, (k, NUM_HOLDINGS)))
+            rows[i] = shadow.probabilities(view, EVERY_HOLDING, probe=probe)
+        return RangeAnswer(rows, np.broadcast_to(EVERY_HOLDING, (k, NUM_HOLDINGS)))
 
     def observe_ends(self, batch: HandEndBatch) -> None:
         """Tell each table's policy its hand's end as the opponent saw it."""
@@ -77,12 +81,18 @@ def _actions(batch: DecisionBatch | HandEndBatch) -> list[tuple[Acted, ...]]:
     street, seat = batch.log_street.tolist(), batch.log_seat.tolist()
     action, amount = batch.log_action.tolist(), batch.log_amount.tolist()
     return [
-        tuple(
-            Acted(_STREETS[street[i][j]], seat[i][j], _ACTIONS[action[i][j]], amount[i][j])
-            for j in range(n)
-        )
+        tuple(_acted(street[i][j], seat[i][j], action[i][j], amount[i][j]) for j in range(n))
         for i, n in enumerate(length)
     ]
+
+
+def _acted(street: int, seat: int, action: int, amount: int) -> Acted:
+    """The log entry, from ``_KNOWN`` (a frozen dataclass is slow to make, many times)."""
+    key = (street, seat, action, amount)
+    known = _KNOWN.get(key)
+    if known is None:
+        known = _KNOWN[key] = Acted(_STREETS[street], seat, _ACTIONS[action], amount)
+    return known
 
 
 def _boards(batch: DecisionBatch | HandEndBatch) -> list[tuple[int, ...]]:
