@@ -215,7 +215,7 @@ class ShadowLoki:
                     models.learn(decision, self._values, view.rules)
             self._replayed[history] = models
             opponents = [s for s in view.active_seats if s != view.seat]
-            field = self._fields[history] = np.array(models.field(opponents))
+            field = self._fields[history] = models.field(opponents)  # never written
         return field
 
     # ------------------------------------------------------------------ betting

@@ -71,9 +71,13 @@ class OpponentModels:
 
     def copy(self) -> OpponentModels:
         """An independent copy: the same frequencies and weight tables, which the copy and
-        this object then learn apart (the tables are never changed in place, only replaced)."""
+        this object then learn apart (the tables are never changed in place, only replaced;
+        the frequencies only count under specific modelling, so only then are they copied)."""
         twin = copy.copy(self)
-        twin._frequencies = {seat: f.copy() for seat, f in self._frequencies.items()}
+        if self._params.modelling == Modelling.SPECIFIC:
+            twin._frequencies = {seat: f.copy() for seat, f in self._frequencies.items()}
+        else:
+            twin._frequencies = dict(self._frequencies)
         twin._weights = dict(self._weights)
         twin._round_start = dict(self._round_start)
         return twin
