@@ -151,17 +151,17 @@ def _removal(m: int, slots: Int64s, matrix: Int64s, cube: Int16s) -> Int8s:
             now[x] = matrix[i, x]
             size[group[x]] += np.int16(x != i)
         for g in range(n):  # V[:, g]: C's row first[g], with V[first[g], g] in its place
-            for j in range(np.uint64(_LANES)):
-                columns[g, j] = cube[through[first[g]], j]
+            columns[g] = cube[through[first[g]]]  # a row copy (an indexed loop reloads it)
             columns[g, first[g]] = same[first[g]]
+        ahead[:n] = 0
+        level[:n] = 0
         for o in range(n):  # ahead[o, j] = sum_g |g| [V[j, g] > V[first[o], g]], SIMD lanes
-            for j in range(np.uint64(_LANES)):
-                ahead[o, j] = level[o, j] = 0
+            beaten_by, tied_with = ahead[o], level[o]
             for g in range(n):
                 weight, mark, column = size[g], columns[g, first[o]], columns[g]
                 for j in range(np.uint64(_LANES)):  # unsigned: no index fix-up
-                    ahead[o, j] += weight * np.int16(column[j] > mark)
-                    level[o, j] += weight * np.int16(column[j] == mark)
+                    beaten_by[j] += weight * np.int16(column[j] > mark)
+                    tied_with[j] += weight * np.int16(column[j] == mark)
         for k in range(m):
             if k == i:
                 for j in range(m):
