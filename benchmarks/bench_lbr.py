@@ -11,7 +11,9 @@ rounds; the figure is the median over rounds and the ratio is of the medians of 
 ``--loki-scalar-hands`` scalar, in the same alternating rounds. The pre-flop equities (1,326
 roll-outs, kept per process) and the compiled kernels are built before timing.
 
-Against an earlier commit (``--against REV``, default ``b584ae5``, the code before the
+Against an earlier commit (``--against REV``, default ``3067788``, the code before Loki's
+sweep by now-rank group, its rules asked once per spot and the memoryless shadow left untold
+of hands' ends; ``b584ae5`` before the
 compiled betting step of the engine, the fused range passes and the branch-free holding
 types; ``43e41a7`` before the flushes' class scores taken off per suit in the roll-outs;
 ``c67c29d`` before the equities
@@ -33,10 +35,11 @@ the number of rows, so fewer tables cost more per hand; the commands of
 
 Where the time goes: one more batched ``lbr-bpp`` against ``bpp`` match under ``cProfile``,
 its time split by the functions named in ``PARTS`` (cumulative, so each part includes what it
-calls; the rest is the engine, the runner and the opponent's own decisions).
+calls; the rest is the engine, the runner and the opponent's own decisions); the same for a
+``lbr-loki`` against ``loki`` match of ``--loki-hands`` hands and ``LOKI_PARTS``.
 
     python benchmarks/bench_lbr.py [--hands 40000] [--deals 50] [--scalar-hands 1000] \\
-        [--loki-hands 2000] [--loki-scalar-hands 300] [--rounds 2] [--against b584ae5] \\
+        [--loki-hands 2000] [--loki-scalar-hands 300] [--rounds 2] [--against 3067788] \\
         [--tables 400,800,1600,3200] [--write results/benchmarks.md]
 """
 
@@ -78,9 +81,9 @@ TARGET = 5_000
 """Issue 23: ``lbr-bpp`` against ``bpp``, batched hands per CPU-second."""
 LOKI_TARGET = 500
 """Issue 23: ``lbr-loki`` against ``loki``, hands per CPU-second."""
-BEFORE = "b584ae5"
-"""The commit before the compiled betting step, the fused range passes and the branch-free
-holding types (2026-11-28)."""
+BEFORE = "3067788"
+"""The commit before Loki's sweep by now-rank group, its rules asked once per spot and the
+memoryless shadow left untold of hands' ends (2026-11-28)."""
 TABLES = "400,800,1600,3200"
 """Table counts of the ``lbr-bpp`` sweep."""
 CHILD = """
@@ -106,6 +109,15 @@ PARTS = {
     ),
     "replaying the public logs (shadow engine)": (
         "batched_replay.py:.*\\((opponent_decisions|after_our_raise|take_back_raise)\\)"
+    ),
+    "the LBR in all (values, ranges, the above)": "batched_lbr.py:.*\\(probabilities\\)",
+}
+LOKI_PARTS = {
+    "a board's arrays, once per board": "loki_board_kernels.py:.*\\(board_arrays\\)",
+    "HS1 and PPOT1 of every holding (holding_values)": "loki_kernels.py:.*\\(holding_values\\)",
+    "Loki's models replayed through a history (the field)": "loki_range.py:.*\\(_field\\)",
+    "the shadow Loki in all (per-table views, the above)": (
+        "per_table_ranges.py:.*\\(probabilities\\)"
     ),
     "the LBR in all (values, ranges, the above)": "batched_lbr.py:.*\\(probabilities\\)",
 }
@@ -185,28 +197,24 @@ def sizes(args: argparse.Namespace, setup: str, engine: str) -> tuple[int, int]:
     return hands, sessions(args, hands)
 
 
-def profile_parts(args: argparse.Namespace) -> tuple[float, dict[str, float]]:
-    """CPU seconds of a profiled batched lbr-bpp match and of each part of ``PARTS``."""
+def profile_parts(
+    setup: str, hands: int, sessions: int, parts: dict[str, str]
+) -> tuple[float, dict[str, float]]:
+    """CPU seconds of a profiled batched match of ``setup`` and of each of ``parts``."""
     profiler = cProfile.Profile(time.process_time)
     profiler.enable()
-    play_match(
-        SETUPS["lbr-bpp vs bpp"],
-        hands=args.hands,
-        seed=8,
-        sessions=sessions(args),
-        engine="batched",
-    )
+    play_match(SETUPS[setup], hands=hands, seed=8, sessions=sessions, engine="batched")
     profiler.disable()
     stats = pstats.Stats(profiler)
     total = stats.total_tt  # type: ignore[attr-defined]
-    parts: dict[str, float] = {}
-    for part, pattern in PARTS.items():
-        found = 0.0
+    found: dict[str, float] = {}
+    for part, pattern in parts.items():
+        seconds = 0.0
         for (file, line, name), row in stats.stats.items():  # type: ignore[attr-defined]
             if re.fullmatch(pattern, f"{Path(file).name}:{line}({name})"):
-                found += row[3]  # cumulative time
-        parts[part] = found
-    return total, parts
+                seconds += row[3]  # cumulative time
+        found[part] = seconds
+    return total, found
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -254,8 +262,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"round {r + 1}/{args.rounds} done", file=sys.stderr)
     earlier = compare(args, against) if against else None
     tables = by_tables(args, counts) if counts else None
-    total, parts = profile_parts(args)
-    lines = report(rates, total, parts, args)
+    profiles = {
+        "lbr-bpp vs bpp": profile_parts("lbr-bpp vs bpp", args.hands, sessions(args), PARTS),
+        LOKI: profile_parts(LOKI, args.loki_hands, sessions(args, args.loki_hands), LOKI_PARTS),
+    }
+    lines = report(rates, profiles, args)
     if earlier and against:
         lines += ["", *report_against(earlier, against)]
     if tables:
@@ -273,8 +284,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def report(
     rates: dict[str, dict[str, list[float]]],
-    total: float,
-    parts: dict[str, float],
+    profiles: dict[str, tuple[float, dict[str, float]]],
     args: argparse.Namespace,
 ) -> list[str]:
     """The markdown section."""
@@ -303,17 +313,19 @@ def report(
             f"{scalar:,.0f} [{', '.join(f'{x:,.0f}' for x in by['scalar'])}] | "
             f"{batched / scalar:.1f} | {target} |"
         )
-    lines += [
-        "",
-        f"Where the batched `lbr-bpp` time goes ({args.hands:,} hands under cProfile, "
-        f"{total:.1f} CPU-s with the profiler's overhead; cumulative, so the last line "
-        "includes the three above it):",
-        "",
-        "| part | CPU-s | share |",
-        "|---|---:|---:|",
-    ]
-    for part, seconds in parts.items():
-        lines.append(f"| {part} | {seconds:.1f} | {seconds / total:.0%} |")
+    for setup, (total, parts) in profiles.items():
+        hands = args.loki_hands if setup == LOKI else args.hands
+        lines += [
+            "",
+            f"Where the batched `{setup}` time goes ({hands:,} hands under cProfile, "
+            f"{total:.1f} CPU-s with the profiler's overhead; cumulative, so the last line "
+            "includes the lines above it):",
+            "",
+            "| part | CPU-s | share |",
+            "|---|---:|---:|",
+        ]
+        for part, seconds in parts.items():
+            lines.append(f"| {part} | {seconds:.1f} | {seconds / total:.0%} |")
     return lines
 
 
