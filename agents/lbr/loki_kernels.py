@@ -134,7 +134,7 @@ def _rises(
     m, n = single.shape
     pairs = len(weights)
     width = finals.shape[1]
-    mass = np.empty(width)  # each point's weight (the last one: the pairs through z)
+    mass = np.empty(width)  # each point's weight
     gain = np.empty(width)  # each point's rises with this z
     less = np.empty(width)
     tree = np.empty(width + 1)

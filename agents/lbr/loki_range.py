@@ -147,8 +147,8 @@ class ShadowLoki:
         return PerTableRanges([ShadowLoki(self.agent.spawn(), memo) for _ in range(num_tables)])
 
     def table_bytes(self, num_seats: int) -> int:
-        """A shadow's boards at most (``_KEPT_BOARDS``, the memo's share per table): 360 KB each,
-        mostly the card-removal counts and the sweep's points (``board_arrays``); and a
+        """A shadow's boards at most (``_KEPT_BOARDS``, the memo's share per table): 360 KB each
+        (300 KB measured), mostly the card-removal counts and the cube (``board_arrays``); and a
         hand's histories, about 20, each with its answer, field and models (45 KB)."""
         return _KEPT_BOARDS * 360_000 + 20 * 45_000
 

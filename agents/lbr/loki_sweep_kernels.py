@@ -12,10 +12,10 @@ so this module describes the points by group, not pair by pair:
 * ``mixed[k]``: the pairs (off z) of the groups with several points with z, each with its
   point, z's from ``mixed_starts[z]`` to ``mixed_starts[z + 1]``.
 
-A pair's point weight is then its group's weight less the pairs through z, and a pair's rises
-its group's summed over z, less its own cards' terms: O(groups) per z, not O(pairs). About 90
-groups hold the 1,176 pairs of a flop; a flop's z split 9% of the (z, pair)s into mixed groups,
-a turn's 25%.
+A group's one point then weighs the group's weight less its pairs through z, and a pair's
+rises are its group's summed over z, less its own cards' terms: O(groups) per z, not
+O(pairs). About 90 groups hold the 1,176 pairs of a flop (80 the 1,128 of a turn); 9% of a
+flop's (z, pair)s fall in mixed groups, 25% of a turn's.
 """
 
 from __future__ import annotations
