@@ -150,6 +150,43 @@ def narrow(lo: float, hi: float, c0: float, c1: float, action: int) -> tuple[flo
 
 
 @kernel
+def _decided(
+    hsn: float,
+    ppot: float,
+    street: int,
+    to_call: int,
+    pot: int,
+    bet_size: int,
+    num_bets: int,
+    can_raise: bool,
+    invested: bool,
+    opponents: int,
+    later_bets: int,
+    semi_bluffing: bool,
+    make1: float,
+    make2: float,
+    switches: Bools,
+    width: float,
+    triples: bool,
+    lo: float,
+    hi: float,
+) -> tuple[float, float, float, float, float, float]:
+    """One decision: (fold, call, raise), the regions' bounds ``(C0, C1)`` and EHS'; the
+    triple conditioned on the draw's ``[lo, hi)`` where Loki bets by ``triples``, else the
+    certain action of Loki-1's rules."""
+    ehs = hsn + (1.0 - hsn) * ppot
+    fold, call, bet = triple(
+        hsn, ppot, ehs, street, to_call, pot, bet_size, num_bets, can_raise, invested,
+        opponents, later_bets, semi_bluffing, make1, make2, switches[0], switches[1],
+        switches[2], width if triples else 0.0,
+    )  # fmt: skip
+    c0, c1 = fold, 1.0 if bet == 0.0 else min(fold + call, 1.0)
+    if triples:
+        fold, call, bet = conditional(lo, hi, c0, c1)
+    return fold, call, bet, c0, c1, ehs
+
+
+@kernel
 def decide(
     hsn: Array,
     ppot: Array,
@@ -180,20 +217,12 @@ def decide(
     semi-bluff, pot odds, showdown odds)."""
     for i in range(len(tables)):
         t = tables[i]
-        ehs = hsn[i] + (1.0 - hsn[i]) * ppot[i]
-        ehs_out[i] = ehs
-        fold, call, bet = triple(
-            hsn[i], ppot[i], ehs, street[i], to_call[i], pot[i], bet_size[i], num_bets[i],
+        out[i, 0], out[i, 1], out[i, 2], bounds[i, 0], bounds[i, 1], ehs_out[i] = _decided(
+            hsn[i], ppot[i], street[i], to_call[i], pot[i], bet_size[i], num_bets[i],
             can_raise[i], invested[i], opponents[i], later_bets[i], semi_bluffing[i],
-            make1[t], make2[t], switches[t, 0], switches[t, 1], switches[t, 2],
-            width[t] if triples[t] else 0.0,
+            make1[t], make2[t], switches[t], width[t], triples[t], interval[t, 0],
+            interval[t, 1],
         )  # fmt: skip
-        bounds[i, 0] = fold
-        bounds[i, 1] = 1.0 if bet == 0.0 else min(fold + call, 1.0)
-        if triples[t]:
-            lo, hi = interval[t, 0], interval[t, 1]
-            fold, call, bet = conditional(lo, hi, bounds[i, 0], bounds[i, 1])
-        out[i, 0], out[i, 1], out[i, 2] = fold, call, bet
 
 
 @kernel
@@ -227,19 +256,11 @@ def decide_holdings(
     for h in range(len(hs1)):
         one = _clean(hs1[h])
         hsn = one if opponents == 1 else one**opponents
-        potential = _clean(ppot[h])
-        ehs = hsn + (1.0 - hsn) * potential
-        ehs_out[h] = ehs
-        fold, call, bet = triple(
-            hsn, potential, ehs, street, to_call, pot, bet_size, num_bets, can_raise, invested,
-            opponents, later_bets, 0 <= semi[h] < street, make1, make2, switches[0],
-            switches[1], switches[2], width if triples else 0.0,
+        out[h, 0], out[h, 1], out[h, 2], bounds[h, 0], bounds[h, 1], ehs_out[h] = _decided(
+            hsn, _clean(ppot[h]), street, to_call, pot, bet_size, num_bets, can_raise,
+            invested, opponents, later_bets, 0 <= semi[h] < street, make1, make2, switches,
+            width, triples, interval[h, 0], interval[h, 1],
         )  # fmt: skip
-        bounds[h, 0] = fold
-        bounds[h, 1] = 1.0 if bet == 0.0 else min(fold + call, 1.0)
-        if triples:
-            fold, call, bet = conditional(interval[h, 0], interval[h, 1], fold, bounds[h, 1])
-        out[h, 0], out[h, 1], out[h, 2] = fold, call, bet
 
 
 @kernel
@@ -328,36 +349,16 @@ def decide_spot(
     interval: tuple[float, float] | None,
 ) -> tuple[Probabilities, tuple[float, float], float]:
     """``decide`` for one hand in ``spot``: the probabilities (conditioned on the draw's
-    ``interval``, or the triple itself without one), the regions' bounds and EHS'."""
-    out, bounds, ehs = np.empty((1, 3)), np.empty((1, 2)), np.empty(1)
-    triples = interval is not None
+    ``interval``, or the triple itself without one), the regions' bounds and EHS' (the
+    compiled row, called with the spot's numbers)."""
     lo, hi = interval if interval is not None else (0.0, 1.0)
-    decide(
-        np.array([hsn]),
-        np.array([ppot]),
-        np.zeros(1, dtype=np.intp),
-        np.array([int(spot.street)]),
-        np.array([spot.to_call]),
-        np.array([spot.pot]),
-        np.array([spot.bet_size]),
-        np.array([spot.num_bets]),
-        np.array([spot.can_raise]),
-        np.array([spot.invested]),
-        np.array([spot.opponents]),
-        np.array([spot.later_bets]),
-        np.array([spot.semi_bluffing]),
-        np.array([thresholds.make1]),
-        np.array([thresholds.make2]),
-        np.array([[thresholds.semi_bluff, thresholds.pot_odds, thresholds.showdown_odds]]),
-        np.array([width]),
-        np.array([triples]),
-        np.array([[lo, hi]]),
-        out,
-        bounds,
-        ehs,
-    )
-    probabilities = (float(out[0, 0]), float(out[0, 1]), float(out[0, 2]))
-    return probabilities, (float(bounds[0, 0]), float(bounds[0, 1])), float(ehs[0])
+    switches = np.array([thresholds.semi_bluff, thresholds.pot_odds, thresholds.showdown_odds])
+    fold, call, bet, c0, c1, ehs = _decided(
+        hsn, ppot, int(spot.street), spot.to_call, spot.pot, spot.bet_size, spot.num_bets,
+        spot.can_raise, spot.invested, spot.opponents, spot.later_bets, spot.semi_bluffing,
+        thresholds.make1, thresholds.make2, switches, width, interval is not None, lo, hi,
+    )  # fmt: skip
+    return (fold, call, bet), (c0, c1), ehs
 
 
 @kernel
