@@ -30,7 +30,7 @@ from agents.lbr.holding_equity import (
 )
 from agents.lbr.probe_memo import ProbeMemo
 from agents.lbr.range_policy import CardIndependent, RangePolicy, VectorRule
-from agents.loki import Loki, Loki2, loki_som
+from agents.loki import Loki, Loki2, loki_moderate, loki_som, loki_tight
 from agents.strength.holdings import HOLDINGS, NUM_HOLDINGS, PAIR_INDEX, dead_mask
 from agents.strength.multiset_memo import MULTISETS, multiset_index
 from envs.batched.adapter import has_batched_form
@@ -57,6 +57,8 @@ OPPONENTS: dict[str, tuple[Callable[[], RangePolicy], Callable[[], object]]] = {
     "loki": (lambda: ShadowLoki(Loki()), Loki),
     "loki2": (lambda: ShadowLoki(Loki2()), Loki2),
     "loki-som": (lambda: ShadowLoki(loki_som()), loki_som),
+    "loki-tight": (lambda: ShadowLoki(loki_tight()), loki_tight),
+    "loki-moderate": (lambda: ShadowLoki(loki_moderate()), loki_moderate),
 }
 
 
