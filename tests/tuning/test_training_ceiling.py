@@ -27,7 +27,17 @@ def test_the_papers_agents_have_lbr_bounds_and_the_bots_exact_values() -> None:
     assert bound.label == "LBR lower bound +0.673"
     exact = ceiling_of(["call"], HEADS_UP)
     assert exact is not None and exact.kind is CeilingKind.BEST_RESPONSE and exact.ci is None
-    assert set(lbr_bounds(HEADS_UP)) == {"bpp", "bpp-det", "bpp-curves", "rule", "loki", "loki2"}
+    assert set(lbr_bounds(HEADS_UP)) == {
+        "bpp",
+        "bpp-det",
+        "bpp-curves",
+        "rule",
+        "loki",
+        "loki2",
+        "loki-tight",
+        "loki-moderate",
+        "loki-som",
+    }
     tuned = ceiling_of([f"bpp:{ROOT / 'results' / 'default'}"], HEADS_UP)
     assert tuned is not None and tuned.value == 0.662  # the study's parameters: their bound
     assert ceiling_of([f"bpp-det:{ROOT / 'results' / 'default'}"], HEADS_UP) is None
